@@ -1,0 +1,199 @@
+"""ReActAgent: think, call a tool, read the result, repeat; then answer.
+
+Introduced in notebook 00 (the loop and its guards) and notebook 01 (why it forgets).
+The agent itself is stateless: `run()` rebuilds the messages array every turn. Memory
+is injected from outside (notebook 02), so strategies are swappable and the agent does
+not change. Four guards stop a turn that goes wrong: max steps, repeated call, token
+budget and no progress (the TinyAgent design, SPEC §7). Left out: streaming, parallel
+tool execution and human approval of tool calls.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from .llm import LlmClient
+from .memory.base import ChatMemory
+from .messages import ChatMessage, Role, ToolCall
+from .tokens import TokenBudget, count_messages_tokens, count_tools_tokens
+from .tools.registry import ToolRegistry
+
+SYSTEM_PROMPT = (
+    "You are the customer-service assistant of BitMall, an online store. Help with "
+    "orders, logistics, refunds and products. Use the tools to look facts up; never "
+    "invent order details, prices or policies. Answer briefly, in the customer's "
+    "language.")
+MEMORY_HINT = ("The earlier turns of this conversation follow. Resolve references "
+               "such as 'it', 'that order' or '那个' from them.")
+REPEAT_NOTICE = ("You already called {call} with the same arguments; answer from "
+                 "what you have.")
+NO_PROGRESS_JACCARD = 0.7  # thoughts this alike (character sets) count as one thought
+
+APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can stop
+    "max_steps": ("Sorry, I could not finish this within {max_steps} steps. Could you "
+                  "ask in a simpler way?", "抱歉，我在 {max_steps} 步内没能完成，请换个简单点的问法。"),
+    "repeated_call": ("Sorry, I kept repeating the same lookup without getting "
+                      "further. Please rephrase, or ask for a human agent.",
+                      "抱歉，我一直在重复同一个查询，请换个说法或转人工客服。"),
+    "token_budget": ("Sorry, this conversation is too long for me now ({tokens} tokens, "
+                     "budget {max_tokens}). Please start a new one.",
+                     "抱歉，对话太长了（{tokens} 个 token，预算 {max_tokens}），请开启新的对话。"),
+    "no_progress": ("Sorry, I am going round in circles. Could you give me more "
+                    "details?", "抱歉，我在原地打转，能再提供一些细节吗？"),
+}
+
+
+@dataclass
+class Step:
+    """One model call of a turn: its thought, and the tools it called (if any)."""
+
+    thought: str
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RunTrace:
+    """What happened during one `run()`: read it in tests and notebooks."""
+
+    question: str
+    answer: str = ""
+    stop_reason: str = ""  # answer | max_steps | repeated_call | token_budget | no_progress
+    steps: list[Step] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)  # in call order
+    prompt_tokens: list[int] = field(default_factory=list)  # one per model call
+    messages: list[ChatMessage] = field(default_factory=list)  # the final array
+
+
+def jaccard(a: str, b: str) -> float:
+    """Similarity of two texts as sets of characters (coarse, and cheap)."""
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
+
+
+def is_chinese(text: str) -> bool:
+    return re.search(r"[\u4e00-\u9fff]", text) is not None
+
+
+class ReActAgent:
+    """A BitMall clerk: `agent.run("Where is my order 88231?")` returns the answer."""
+
+    def __init__(self, llm: LlmClient, tools: ToolRegistry, max_steps: int = 10,
+                 max_tokens: int = 8000, memory: ChatMemory | None = None,
+                 verbose: bool = True, *, system_prompt: str = SYSTEM_PROMPT,
+                 remember_tool_calls: bool = False) -> None:
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be >= 1 (one model call), got {max_steps}")
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+        self.llm, self.tools, self.memory = llm, tools, memory
+        self.max_steps, self.verbose = max_steps, verbose
+        self.budget = TokenBudget(max_tokens)
+        self.system_prompt = system_prompt
+        # Off by default, as in TinyAgent: remembering tool calls costs many tokens.
+        self.remember_tool_calls = remember_tool_calls
+        self.last_trace: RunTrace | None = None
+
+    def build_messages(self, text: str) -> list[ChatMessage]:
+        """System prompt + remembered history + the new user message.
+
+        Leading system messages from memory (a summary) are folded into the system
+        prompt, because some providers reject system messages in mid-history.
+        """
+        history = self.memory.messages() if self.memory is not None else []
+        system = self.system_prompt
+        if self.memory is not None:
+            system += "\n\n" + MEMORY_HINT
+        while history and history[0].role is Role.SYSTEM:
+            system += "\n\n" + history.pop(0).content
+        return [ChatMessage.system(system), *history, ChatMessage.user(text)]
+
+    def run(self, text: str) -> str:
+        """Answer one user message; the trace is in `self.last_trace` afterwards."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"the user message must be non-empty text, got {text!r}")
+        messages = self.build_messages(text)
+        trace = RunTrace(question=text, messages=messages)
+        turn_start = len(messages) - 1  # the new user message: what memory will get
+        schemas = self.tools.schemas()
+        tools_tokens = count_tools_tokens(schemas)
+        previous_signature, repeats = None, 0
+        self._say(f"User: {text}")
+        for number in range(1, self.max_steps + 1):
+            tokens = count_messages_tokens(messages) + tools_tokens
+            if not self.budget.fits(tokens):  # checked before every model call
+                return self._stop(trace, "token_budget", messages, turn_start, tokens)
+            response = self.llm.chat(messages, tools=schemas)
+            trace.prompt_tokens.append(response.usage.prompt_tokens or tokens)
+            if not response.tool_calls:  # no tool wanted: this is the answer
+                trace.answer = response.content
+                return self._stop(trace, "answer", messages, turn_start, tokens)
+            step = Step(response.content, list(response.tool_calls))
+            trace.steps.append(step)
+            signature = sorted(call.signature() for call in step.tool_calls)
+            repeats = repeats + 1 if signature == previous_signature else 0
+            previous_signature = signature
+            if repeats >= 2:  # warned once already: stop the turn
+                return self._stop(trace, "repeated_call", messages, turn_start, tokens)
+            messages.append(response.to_message())
+            for call in step.tool_calls:
+                if repeats:  # the first repeat: don't run it, tell the model instead
+                    result = REPEAT_NOTICE.format(call=call.signature())
+                else:
+                    result = self.tools.run(call)
+                    trace.tool_calls.append(call)
+                step.results.append(result)
+                messages.append(ChatMessage.tool(call.id, result))
+            self._say_step(number, step)
+            thoughts = [s.thought.strip() for s in trace.steps if s.thought.strip()][-3:]
+            if len(thoughts) == 3 and all(
+                    jaccard(a, b) >= NO_PROGRESS_JACCARD
+                    for i, a in enumerate(thoughts) for b in thoughts[i + 1:]):
+                return self._stop(trace, "no_progress", messages, turn_start, tokens)
+        return self._stop(trace, "max_steps", messages, turn_start, 0)
+
+    def _stop(self, trace: RunTrace, reason: str, messages: list[ChatMessage],
+              turn_start: int, tokens: int) -> str:
+        """End the turn: set the answer, then commit the turn to memory in one go."""
+        trace.stop_reason = reason
+        if reason != "answer":
+            english, chinese = APOLOGIES[reason]
+            template = chinese if is_chinese(trace.question) else english
+            trace.answer = template.format(max_steps=self.max_steps, tokens=tokens,
+                                           max_tokens=self.budget.max_tokens)
+        answer = ChatMessage.assistant(trace.answer)
+        if self.memory is not None:
+            # Only now does memory change: a turn that raised earlier left it as it was.
+            turn = messages[turn_start:] if self.remember_tool_calls else messages[
+                turn_start:turn_start + 1]
+            for message in [*turn, answer]:
+                self.memory.add(message)
+        self.last_trace = trace
+        calls = len(trace.prompt_tokens)
+        self._say(f"  stop: {reason} after {calls} model call{'s' * (calls != 1)}"
+                  f"; prompt tokens {trace.prompt_tokens}")
+        self._say(f"Agent: {trace.answer}")
+        return trace.answer
+
+    def _say(self, line: str) -> None:
+        if self.verbose:
+            print(line)
+
+    def _say_step(self, number: int, step: Step) -> None:
+        if not self.verbose:
+            return
+        if step.thought.strip():
+            print(f"  step {number} thought: {step.thought.strip()}")
+        for call, result in zip(step.tool_calls, step.results):
+            args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}"
+                             for k, v in call.arguments.items())
+            print(f"  step {number} call:    {call.name}({args})")
+            print(f"  step {number} result:  {clip(result, 110)}")
+
+
+def clip(text: str, width: int) -> str:
+    """One line of at most `width` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

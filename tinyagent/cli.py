@@ -1,0 +1,124 @@
+"""The `tinyagent` command: demo, chat, compare and bench.
+
+`tinyagent demo` replays the course in a terminal: the stateless failure, then the
+six-turn hybrid-memory dialog of the original TinyAgent (SPEC §7) with the memory
+printed at the end. `tinyagent chat` is a REPL with a memory of your choice; with
+standard input from a pipe it reads one user message a line, so it can be scripted.
+Left out: colours and readline history.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from .agent import ReActAgent
+from .llm import LlmClient, LlmError
+from .memory.base import ChatMemory
+from .tools import bitmall_tools
+
+SIX_TURNS = {
+    "en": ["Where is my order 88231?",
+           "I want a refund, this vacuum won't go back to its dock",
+           "How long until the refund arrives?",
+           "Do you have any new robot vacuums to recommend?",
+           "How much is the S20 Pro?",
+           "By the way, what was that refund number again?"],
+    "zh": ["帮我查一下订单 88231 的物流到哪了", "那我要退款呢，这个扫地机不回充了", "退款多久到账？",
+           "你们有没有新款扫地机推荐一下", "S20 Pro 多少钱", "对了，刚才那个退款编号是多少来着"],
+}
+
+
+def memory_factories(llm: LlmClient) -> dict[str, Callable[[], ChatMemory | None]]:
+    """Each strategy by its command-line name, with the sizes BitMall uses (SPEC §7)."""
+    from . import memory as m
+
+    return {
+        "none": lambda: None,
+        "inmemory": m.InMemoryChatMemory,
+        "window": lambda: m.SlidingWindowChatMemory(max_messages=10),
+        "tokens": lambda: m.TokenWindowChatMemory(max_tokens=1000),
+        "summary": lambda: m.SummaryChatMemory(llm, threshold=10, keep_recent=4),
+        "hybrid": lambda: m.HybridChatMemory(llm, recent_size=6, summary_threshold=10),
+    }
+
+
+def print_memory(memory: ChatMemory | None, width: int = 80) -> None:
+    """The memory, one line a message, cut at `width` characters (as TinyAgent does)."""
+    if memory is None:
+        print("(no memory)")
+        return
+    for i, message in enumerate(memory.messages(), 1):
+        print(f"{i:>2}. [{message.role.value}] {message.preview(width)}")
+
+
+def demo(lang: str) -> int:
+    llm = LlmClient.from_env()
+    print(llm.describe())
+    turns = SIX_TURNS[lang]
+    print("\n== 1. No memory: every run() starts from scratch ==")
+    agent = ReActAgent(llm, bitmall_tools())
+    for text in turns[:2]:
+        agent.run(text)
+        print()
+    print("== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==")
+    memory = memory_factories(llm)["hybrid"]()
+    agent = ReActAgent(llm, bitmall_tools(), memory=memory)
+    for text in turns:
+        agent.run(text)
+        print()
+    print("== Memory after six turns ==")
+    print_memory(memory)
+    return 0
+
+
+def chat(memory_name: str) -> int:
+    llm = LlmClient.from_env()
+    memory = memory_factories(llm)[memory_name]()
+    interactive = sys.stdin.isatty()
+    agent = ReActAgent(llm, bitmall_tools(), memory=memory, verbose=False)
+    if interactive:
+        print(llm.describe())
+        print(f"Memory: {memory_name}. Type /memory to see it, /quit to leave.")
+    while True:
+        try:
+            text = input("you> " if interactive else "")
+        except EOFError:
+            return 0
+        if not text.strip():
+            continue
+        if text.strip() in {"/quit", "/exit"}:
+            return 0
+        if text.strip() == "/memory":
+            print_memory(memory)
+            continue
+        try:
+            answer = agent.run(text)
+        except LlmError as exc:  # the turn failed; memory is unchanged: say so, go on
+            print(f"error: {exc}", file=sys.stderr)
+            continue
+        print(f"agent> {answer}" if interactive else answer)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tinyagent", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("demo", help="the stateless failure, then the six-turn hybrid demo")
+    p.add_argument("--lang", choices=sorted(SIX_TURNS), default="en")
+    p = sub.add_parser("chat", help="talk to the BitMall agent")
+    p.add_argument("--memory", default="inmemory",
+                   choices=["none", "inmemory", "window", "tokens", "summary", "hybrid"])
+    sub.add_parser("bench", help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        return demo(args.lang)
+    if args.command == "chat":
+        return chat(args.memory)
+    from .bench import main as bench_main
+
+    return bench_main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

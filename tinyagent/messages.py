@@ -1,0 +1,134 @@
+"""Chat messages: the one data shape every other module passes around.
+
+Introduced in notebook 02 (in-memory memory). A `ChatMessage` is immutable, so a
+memory can hand out its list without anyone changing what it holds. The module also
+converts to and from the Chat Completions dicts the `openai` SDK sends, tool calls
+included. It leaves out images, audio and multi-part content: the course is text only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Role(str, Enum):
+    """Who wrote a message. The values are the Chat Completions role strings."""
+
+    SYSTEM = "system"
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+
+    def __str__(self) -> str:  # print(Role.USER) -> "user", not "Role.USER"
+        return self.value
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One function call the model asked for: `arguments` is already parsed JSON."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def signature(self) -> str:
+        """Name plus canonical arguments: two calls with the same signature are repeats."""
+        return f"{self.name}({json.dumps(self.arguments, sort_keys=True)})"
+
+    def to_dict(self) -> dict[str, Any]:
+        args = json.dumps(self.arguments, ensure_ascii=False)
+        return {"id": self.id, "type": "function",
+                "function": {"name": self.name, "arguments": args}}
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One message of a conversation.
+
+    `tool_calls` is set on an assistant message that asks for tools; `tool_call_id`
+    on the tool message that answers one of those calls.
+    """
+
+    role: Role
+    content: str
+    tool_call_id: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    # Filled in by tokens.count_message_tokens the first time it counts this message,
+    # so a message is tokenized once however often a memory asks (SPEC §6).
+    _tokens: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Accept "user" as well as Role.USER; keep tool_calls a tuple (immutable).
+        object.__setattr__(self, "role", Role(self.role))
+        object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+        if not isinstance(self.content, str):
+            raise TypeError(f"content must be a str, got {type(self.content).__name__}")
+        if self.role is Role.TOOL and not self.tool_call_id:
+            raise ValueError("a tool message needs tool_call_id (the id of its call)")
+
+    # -- factories: ChatMessage.user("hi") reads better than ChatMessage(Role.USER, "hi")
+    @classmethod
+    def system(cls, content: str) -> ChatMessage:
+        return cls(Role.SYSTEM, content)
+
+    @classmethod
+    def user(cls, content: str) -> ChatMessage:
+        return cls(Role.USER, content)
+
+    @classmethod
+    def assistant(cls, content: str = "",
+                  tool_calls: tuple[ToolCall, ...] | list[ToolCall] = ()) -> ChatMessage:
+        return cls(Role.ASSISTANT, content, tool_calls=tuple(tool_calls))
+
+    @classmethod
+    def tool(cls, tool_call_id: str, content: str) -> ChatMessage:
+        return cls(Role.TOOL, content, tool_call_id=tool_call_id)
+
+    # -- Chat Completions wire format
+    def to_dict(self) -> dict[str, Any]:
+        """The dict the Chat Completions API expects for this message."""
+        d: dict[str, Any] = {"role": self.role.value, "content": self.content}
+        if self.tool_calls:
+            d["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+        if self.tool_call_id is not None:
+            d["tool_call_id"] = self.tool_call_id
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ChatMessage:
+        """Build a message from a Chat Completions dict (the inverse of to_dict)."""
+        calls = tuple(
+            ToolCall(c["id"], c["function"]["name"],
+                     parse_arguments(c["function"].get("arguments")))
+            for c in d.get("tool_calls") or ()
+        )
+        return cls(Role(d["role"]), d.get("content") or "",
+                   tool_call_id=d.get("tool_call_id"), tool_calls=calls)
+
+    def preview(self, width: int = 80) -> str:
+        """One line for tables and printouts, cut at `width` characters."""
+        text = self.content.replace("\n", " ")
+        if self.tool_calls:
+            text = (text + " " if text else "") + ", ".join(
+                c.signature() for c in self.tool_calls)
+        return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
+    """Tool-call arguments as a dict; bad JSON keeps the raw text so it can be reported.
+
+    Models do send malformed arguments. Raising here would kill the turn, so the
+    registry sees `{"__raw__": text}` and answers the model with a readable error.
+    """
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, dict):
+        return raw
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        return {"__raw__": raw}
+    return value if isinstance(value, dict) else {"__raw__": raw}

@@ -1,0 +1,145 @@
+"""The six BitMall tools over a fresh copy of the store (SPEC §5).
+
+Introduced in notebook 00. Each tool returns JSON text, the form a real tool API would
+give, so the model (offline or real) reads facts only from tool results. An unknown
+order is a clear "not found" result, not an exception. Left out: payments, stock,
+addresses and authentication; refunds are recorded in memory only.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+
+from . import store
+from .registry import Tool, ToolRegistry
+
+RETURN_WINDOW_DAYS = 7  # no-reason returns: 7 days from the day after delivery
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words, plus each CJK character run, for simple keyword matching."""
+    return set(re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", text.lower()))
+
+
+def _matches(query: str, keywords: str) -> int:
+    """How many query words appear in the keywords (CJK matched as substrings)."""
+    score = 0
+    for word in _words(query):
+        if word in keywords.lower().split() or (
+                not word.isascii() and any(k in word or word in k
+                                           for k in keywords.split())):
+            score += 1
+    return score
+
+
+def bitmall_tools(clock: Callable[[], datetime] = lambda: store.FIXED_NOW
+                  ) -> ToolRegistry:
+    """A new registry with queryOrder, queryLogistics, applyRefund, searchKnowledge,
+    getCurrentTime and searchProducts over its own copy of the store."""
+    orders = copy.deepcopy(store.ORDERS)
+    refunds: dict[str, dict] = {}  # order_id -> refund record
+
+    def not_found(order_id: str) -> dict:
+        return {"error": f"order {order_id} not found",
+                "hint": "order numbers have 5 digits; please check the number"}
+
+    def query_order(order_id: str) -> dict:
+        order = orders.get(order_id.strip())
+        return {"order_id": order_id.strip(), **order} if order else not_found(order_id)
+
+    def query_logistics(order_id: str) -> dict:
+        order_id = order_id.strip()
+        if order_id not in orders:
+            return not_found(order_id)
+        order = orders[order_id]
+        events = [{"time": t, "event": e} for t, e in store.EVENTS.get(order_id, [])]
+        result = {"order_id": order_id, "carrier": order["carrier"],
+                  "tracking_number": order["tracking_number"],
+                  "status": order["status"], "events": events}
+        if not events:
+            result["note"] = "not shipped yet: orders ship within 48 hours of payment"
+        return result
+
+    def apply_refund(order_id: str, reason: str = "") -> dict:
+        order_id = order_id.strip()
+        if order_id not in orders:
+            return not_found(order_id)
+        if order_id in refunds:  # asking twice must not create a second refund
+            return {**refunds[order_id], "note": "a refund was already requested"}
+        order, today = orders[order_id], clock().date()
+        if order["delivered"] is None:
+            status, step = "approved", ("order cancelled before delivery; the refund "
+                                        "goes back to the original payment method")
+        elif today <= date.fromisoformat(order["delivered"]) + timedelta(
+                days=RETURN_WINDOW_DAYS):
+            status, step = "approved", ("7-day return: send the item back with its "
+                                        "main accessories; return shipping ¥10–15 unless "
+                                        "it is a quality problem")
+        else:
+            status, step = "pending inspection", (
+                "past the 7-day window, handled as a quality problem: after-sales "
+                "inspection within 1–3 business days, then the refund")
+        refund_id = f"RF{today:%Y%m%d}{len(refunds) + 1:03d}"
+        refunds[order_id] = {"refund_id": refund_id, "order_id": order_id,
+                             "amount": order["price"], "status": status,
+                             "next_step": step, "reason": reason}
+        return refunds[order_id]
+
+    def search_knowledge(query: str) -> dict:
+        scored = [(_matches(query, a["keywords"] + " " + a["topic"]), i, a)
+                  for i, a in enumerate(store.KNOWLEDGE)]
+        best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))[:3]
+        results = [{"topic": a["topic"], "text": a["text"]} for _, _, a in best]
+        return {"results": results} if results else {
+            "results": [], "note": f"no help article matches {query!r}"}
+
+    def get_current_time() -> dict:
+        return {"now": clock().strftime("%Y-%m-%d %H:%M:%S %z")[:-2] + ":00"}
+
+    def search_products(query: str) -> dict:
+        q = query.lower()
+        exact = [p for p in store.PRODUCTS if q.strip() and q.strip() in p["name"].lower()]
+        if exact:
+            found = exact
+        else:
+            wants_new = bool(re.search(r"\bnew\b|新款|最新", q))
+            scored = [(_matches(query, f"{p['name']} {p['keywords']}"), p)
+                      for p in store.PRODUCTS if p["new"] or not wants_new]
+            top = max((s for s, _ in scored), default=0)
+            found = [p for s, p in scored if s > 0 and s == top]
+            if wants_new and not found:
+                found = [p for p in store.PRODUCTS if p["new"]]
+            if re.search(r"offer|discount|promotion|deal|sale|优惠|活动|折扣", q):
+                found = [p for p in store.PRODUCTS if p["offer"]]
+        results = [{k: p[k] for k in ("name", "price", "new", "offer", "features")}
+                   for p in found]
+        return {"results": results} if results else {
+            "results": [], "note": f"no product matches {query!r}"}
+
+    def string_arg(name: str, description: str) -> dict:
+        return {"type": "object", "required": [name],
+                "properties": {name: {"type": "string", "description": description}}}
+
+    order_arg = string_arg("order_id", "the 5-digit order number, e.g. 88231")
+    refund_args = copy.deepcopy(order_arg)
+    refund_args["properties"]["reason"] = {"type": "string",
+                                           "description": "why the customer wants it"}
+    return ToolRegistry([
+        Tool("queryOrder", "Look up an order: product, price, status, carrier and "
+             "tracking number.", query_order, order_arg),
+        Tool("queryLogistics", "Shipment events of an order, oldest first.",
+             query_logistics, copy.deepcopy(order_arg)),
+        Tool("applyRefund", "Apply for a refund or return of an order; returns the "
+             "refund number.", apply_refund, refund_args),
+        Tool("searchKnowledge", "Search help articles: returns, refunds, shipping "
+             "fees, warranty, promotions.", search_knowledge,
+             string_arg("query", "what to look for")),
+        Tool("getCurrentTime", "The current date and time in China (UTC+8).",
+             get_current_time),
+        Tool("searchProducts", "Search the catalog by name or kind (e.g. 'S20 Pro', "
+             "'new robot vacuum'); price, offer, features.", search_products,
+             string_arg("query", "product name or kind")),
+    ])
