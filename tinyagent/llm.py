@@ -88,9 +88,11 @@ class LlmClient:
         TINYAGENT_OFFLINE=1 forces the offline model even when a key is set (the
         tests and nbval do this, so a developer's key never changes an output).
         """
-        from dotenv import load_dotenv
+        from dotenv import find_dotenv, load_dotenv
 
-        load_dotenv(override=False)  # the real environment wins over .env
+        # Look from the working directory upwards (a notebook in notebooks/ finds the
+        # project's .env); the real environment wins over the file.
+        load_dotenv(find_dotenv(usecwd=True), override=False)
         if _env_flag("TINYAGENT_OFFLINE"):
             return cls(offline=True, **overrides)
         return cls(api_key=os.environ.get("TINYAGENT_API_KEY") or None,

@@ -22,7 +22,7 @@ TRACKING_ID = re.compile(r"(?<![A-Za-z])(?!RF\d{11})[A-Z]{2}\d{10}(?!\d)")
 AMOUNT = re.compile(r"¥\s?\d[\d,]*(?:\.\d+)?(?:[–-]\d+)?")
 # Model names ("S20 Pro", "s10 lite") and brand-like CamelCase words ("AirX").
 MODEL_NAME = re.compile(
-    r"(?<![A-Za-z\d])[A-Z]\d{1,3}(?:\s?(?:pro|max|lite|plus|ultra|mini))?(?![A-Za-z\d])",
+    r"(?<![A-Za-z\d])([A-Z]\d{1,3})(?:\s?(pro|max|lite|plus|ultra|mini))?(?![A-Za-z\d])",
     re.I)
 CAMEL_NAME = re.compile(r"(?<![A-Za-z\d])[A-Z][a-z]+[A-Z][A-Za-z]*(?![A-Za-z\d])")
 BRAND_PHRASE = re.compile(r"BitMall(?:\s+[A-Z][\w-]*)+")
@@ -38,7 +38,7 @@ KINDS = {
 # "order number 88231", "订单号：88231" only *name* an id; removed before intent
 # detection so that "my order number was 88231, where is it?" is not a recall.
 ID_INTRO = re.compile(
-    r"(?:\b(?:order|refund|tracking)\s*(?:number|no\.?|id|#)?\s*(?:is|was|:)?\s*"
+    r"(?:\b(?:order|refund|tracking)\s*(?:number|no\.?|id|#)\s*(?:is|was|:)?\s*"
     r"|(?:订单|退款|快递|物流|运单)?(?:编号|单号|号)\s*(?:是|为|:|：)?\s*)"
     r"(?=\d{5}|RF\d|[A-Z]{2}\d{10})", re.I)
 
@@ -123,10 +123,8 @@ def products(text: str) -> list[str]:
     """
     found: list[tuple[int, str]] = []
     for match in MODEL_NAME.finditer(text):
-        head, _, tail = match.group().partition(" ")
-        name = head.upper() if not tail else f"{head.upper()} {tail.capitalize()}"
-        if len(head) > 1 and not tail and head[1:].isdigit() is False:
-            continue
+        model, edition = match.groups()
+        name = model.upper() + (f" {edition.capitalize()}" if edition else "")
         found.append((match.start(), name))
     for match in CAMEL_NAME.finditer(text):
         if match.group() not in NOT_PRODUCTS:

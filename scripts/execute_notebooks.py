@@ -1,0 +1,54 @@
+"""Re-execute every notebook in place, offline, so the stored outputs are current.
+
+    python scripts/execute_notebooks.py            # all notebooks
+    python scripts/execute_notebooks.py 03 05      # those whose name starts so
+
+Run it after any change that affects what a notebook shows, then commit the result:
+`pytest` (nbval, strict) compares these stored outputs with a fresh run. Outputs are
+byte-stable: no timing metadata is recorded and the offline model is deterministic.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ["TINYAGENT_OFFLINE"] = "1"  # a developer's key must never shape outputs
+os.environ.pop("TINYAGENT_API_KEY", None)
+
+
+def notebooks(prefixes: list[str]) -> list[Path]:
+    found = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
+        (ROOT / "notebooks" / "solutions").glob("*.ipynb"))
+    return [p for p in found if not prefixes or p.name.startswith(tuple(prefixes))]
+
+
+def execute(path: Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    seconds = time.perf_counter() - start
+    for cell in nb.cells:  # keep only what the course needs: byte-stable files
+        cell.metadata.pop("execution", None)
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
+                                 "name": "python3"}
+    nb.metadata.get("language_info", {}).pop("version", None)
+    nbformat.write(nb, path)
+    return seconds
+
+
+def main() -> int:
+    for path in notebooks(sys.argv[1:]):
+        print(f"{path.relative_to(ROOT)}: {execute(path):.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+"""Rules of ReActAgent: the loop, the four guards, and how memory is committed."""
+
+import re
+
+import pytest
+
+from tinyagent.agent import ReActAgent
+from tinyagent.llm import ChatResponse, LlmClient, LlmError
+from tinyagent.memory import InMemoryChatMemory
+from tinyagent.messages import Role, ToolCall
+from tinyagent.tools import bitmall_tools
+
+ORDERS = {"88231": 1999, "90417": 399, "55107": 699, "73820": 1599, "61554": 2499}
+REFUND_NUMBER = re.compile(r"RF2026070100\d")
+
+
+def agent(memory=None, model=None, **kwargs):
+    llm = LlmClient(offline=True, model=model)
+    return ReActAgent(llm, bitmall_tools(), memory=memory, verbose=False, **kwargs)
+
+
+def names(a):
+    return [call.name for call in a.last_trace.tool_calls]
+
+
+@pytest.mark.parametrize("order_id", ORDERS)
+def test_without_memory_the_second_turn_asks_which_order(order_id):
+    """Stateless: turn 2 has no history, so the agent asks for the order, calls nothing."""
+    a = agent()
+    a.run(f"Where is my order {order_id}?")
+    assert names(a)[0] == "queryOrder"
+    answer = a.run("I want a refund, it won't go back to its dock")
+    assert names(a) == [] and a.last_trace.stop_reason == "answer"
+    assert "order" in answer.lower() and not REFUND_NUMBER.search(answer)
+    assert [m.role for m in a.last_trace.messages] == [Role.SYSTEM, Role.USER]
+
+
+@pytest.mark.parametrize("order_id", ORDERS)
+def test_with_memory_the_second_turn_refunds_the_same_order(order_id):
+    """With memory, turn 2 calls applyRefund for that order, no queryOrder again."""
+    a = agent(InMemoryChatMemory())
+    a.run(f"Where is my order {order_id}?")
+    answer = a.run("I want a refund, it won't go back to its dock")
+    assert [(c.name, c.arguments["order_id"]) for c in a.last_trace.tool_calls] == [
+        ("applyRefund", order_id)]
+    assert REFUND_NUMBER.search(answer)
+
+
+@pytest.mark.parametrize("first,second", [
+    ("Can you track order {o} for me?", "I'd like my money back for that order"),
+    ("Has my package {o} shipped yet?", "Please return it, I changed my mind"),
+    ("When will order {o} arrive?", "refund it please"),
+])
+def test_other_phrasings_work_the_same(first, second):
+    """Any phrasing with the intent words works, not one scripted sentence."""
+    a = agent(InMemoryChatMemory())
+    a.run(first.format(o="55107"))
+    assert a.run(second) and names(a) == ["applyRefund"]
+
+
+def test_the_original_chinese_dialog():
+    """帮我查一下订单 88231 的物流到哪了 → 那我要退款呢 refunds 88231 with memory."""
+    a = agent(InMemoryChatMemory())
+    a.run("帮我查一下订单 88231 的物流到哪了")
+    assert names(a)[0] == "queryOrder"
+    answer = a.run("那我要退款呢，这个扫地机不回充了")
+    assert names(a) == ["applyRefund"] and "RF20260701001" in answer
+
+
+def test_memory_gets_user_message_and_answer_only():
+    """By default memory stores the user message and the final answer, not tool calls."""
+    memory = InMemoryChatMemory()
+    a = agent(memory)
+    answer = a.run("Where is my order 88231?")
+    assert [(m.role, m.content) for m in memory.messages()] == [
+        (Role.USER, "Where is my order 88231?"), (Role.ASSISTANT, answer)]
+
+
+def test_remember_tool_calls_keeps_the_whole_turn():
+    """remember_tool_calls=True stores calls and results, each call with its result."""
+    memory = InMemoryChatMemory()
+    a = agent(memory, remember_tool_calls=True)
+    a.run("Where is my order 88231?")
+    roles = [m.role for m in memory.messages()]
+    assert roles[0] is Role.USER and roles[-1] is Role.ASSISTANT and Role.TOOL in roles
+    called = {c.id for m in memory.messages() for c in m.tool_calls}
+    assert called == {m.tool_call_id for m in memory.messages() if m.role is Role.TOOL}
+
+
+def test_history_follows_the_system_prompt():
+    """Memory is injected right after the system prompt, before the new question."""
+    memory = InMemoryChatMemory()
+    a = agent(memory)
+    a.run("Where is my order 88231?")
+    a.run("How much is the S20 Pro?")
+    roles = [m.role for m in a.last_trace.messages][:4]
+    assert roles == [Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.USER]
+
+
+def test_a_turn_that_raises_leaves_memory_unchanged():
+    """When the model call fails, the error propagates and memory is as it was."""
+    memory = InMemoryChatMemory()
+    agent(memory).run("Where is my order 88231?")
+    before = memory.messages()
+    with pytest.raises(LlmError):
+        agent(memory, model="bitmall-offline+error").run("I want a refund")
+    assert memory.messages() == before
+
+
+def test_max_steps_guard():
+    """A question that needs a tool, with max_steps=1, stops with max_steps."""
+    a = agent(max_steps=1)
+    answer = a.run("Where is my order 88231?")
+    assert a.last_trace.stop_reason == "max_steps" and "1 steps" in answer
+
+
+def test_token_budget_guard():
+    """A request larger than max_tokens is never sent: the turn stops first."""
+    a = agent(max_tokens=200)
+    answer = a.run("Where is my order 88231?")
+    assert a.last_trace.stop_reason == "token_budget"
+    assert a.last_trace.prompt_tokens == [] and "budget 200" in answer
+
+
+def test_repeated_call_guard():
+    """A model repeating one call is warned once (tools not rerun), then stopped."""
+    a = agent(model="bitmall-offline+repeat")
+    a.run("Where is my order 88231?")
+    trace = a.last_trace
+    assert trace.stop_reason == "repeated_call"
+    assert len(trace.steps) == 3 and names(a) == ["queryOrder"]
+    assert "already called" in trace.steps[1].results[0]
+
+
+def test_no_progress_guard():
+    """Three near-identical thoughts in a row stop the turn with no_progress."""
+    a = agent(model="bitmall-offline+dither")
+    a.run("Where is my order 88231?")
+    assert a.last_trace.stop_reason == "no_progress" and len(a.last_trace.steps) == 3
+
+
+def test_guards_answer_in_chinese_for_chinese_questions():
+    """A stopped turn apologises in the customer's language."""
+    a = agent(max_steps=1)
+    assert "抱歉" in a.run("帮我查一下订单 88231 的物流到哪了")
+
+
+def test_stopped_turns_still_reach_memory():
+    """Whatever the stop reason, the user message and the answer are committed."""
+    memory = InMemoryChatMemory()
+    answer = agent(memory, max_steps=1).run("Where is my order 88231?")
+    assert [m.content for m in memory.messages()] == ["Where is my order 88231?", answer]
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"max_steps": 0}, "max_steps must be >= 1"),
+    ({"max_steps": -3}, "got -3"),
+    ({"max_tokens": -1}, "max_tokens must be >= 1"),
+])
+def test_bad_limits_are_rejected(kwargs, message):
+    """Non-positive max_steps or max_tokens is a ValueError naming the value."""
+    with pytest.raises(ValueError, match=message):
+        agent(**kwargs)
+
+
+@pytest.mark.parametrize("text", ["", "   ", None])
+def test_empty_user_text_is_rejected(text):
+    """run() with empty text is a ValueError before any model call."""
+    with pytest.raises(ValueError, match="non-empty"):
+        agent().run(text)
+
+
+class ScriptedLlm:
+    """A fake model that returns prepared responses (for loop mechanics only)."""
+
+    def __init__(self, *responses):
+        self.responses = list(responses)
+
+    def chat(self, messages, tools=None):
+        return self.responses.pop(0)
+
+
+def test_unknown_tool_goes_back_to_the_model():
+    """A call to a tool that does not exist becomes a tool result; the turn goes on."""
+    llm = ScriptedLlm(ChatResponse("hm", [ToolCall("c1", "teleport", {})]),
+                      ChatResponse("I cannot do that."))
+    a = ReActAgent(llm, bitmall_tools(), verbose=False)
+    assert a.run("beam me up") == "I cannot do that."
+    assert "unknown tool 'teleport'" in a.last_trace.steps[0].results[0]
+
+
+def test_verbose_trace_is_deterministic(capsys):
+    """The printed trace shows thought, call, result and answer, the same every run."""
+    outputs = []
+    for _ in range(2):
+        ReActAgent(LlmClient(offline=True), bitmall_tools()).run(
+            "Where is my order 88231?")
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    for part in ["User: Where is my order 88231?", "thought:", 'queryOrder(order_id="88231")',
+                 "result:", "stop: answer", "Agent: "]:
+        assert part in outputs[0]

@@ -1,0 +1,135 @@
+"""Rules of LlmClient: offline by default, from_env, clear errors without secrets."""
+
+import httpx
+import openai
+import pytest
+
+from tinyagent.llm import LlmClient, LlmError
+from tinyagent.messages import ChatMessage
+
+KEY = "sk-test0123456789abcdefSECRET"
+HELLO = [ChatMessage.user("Where is my order 88231?")]
+
+
+@pytest.fixture
+def clean_env(monkeypatch, tmp_path):
+    """No TINYAGENT_* variables and no .env file: a fresh learner's laptop."""
+    for name in ["TINYAGENT_API_KEY", "TINYAGENT_API_URL", "TINYAGENT_MODEL",
+                 "TINYAGENT_OFFLINE"]:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_no_key_means_offline(clean_env):
+    """Without a key the client is offline and says so."""
+    llm = LlmClient.from_env()
+    assert llm.offline and "offline" in llm.describe()
+
+
+def test_key_from_dotenv_file(clean_env, monkeypatch):
+    """from_env reads TINYAGENT_* from a .env file in the working directory."""
+    (clean_env / ".env").write_text(f"TINYAGENT_API_KEY={KEY}\n"
+                                    "TINYAGENT_API_URL=http://localhost:11434/v1\n"
+                                    "TINYAGENT_MODEL=qwen2.5:7b\n")
+    llm = LlmClient.from_env()
+    for name in ["TINYAGENT_API_KEY", "TINYAGENT_API_URL", "TINYAGENT_MODEL"]:
+        monkeypatch.delenv(name, raising=False)  # load_dotenv set them: undo
+    assert not llm.offline
+    assert (llm.base_url, llm.model) == ("http://localhost:11434/v1", "qwen2.5:7b")
+
+
+def test_offline_flag_wins_over_a_key(clean_env, monkeypatch):
+    """TINYAGENT_OFFLINE=1 forces the offline model even when a key is set."""
+    monkeypatch.setenv("TINYAGENT_API_KEY", KEY)
+    monkeypatch.setenv("TINYAGENT_OFFLINE", "1")
+    assert LlmClient.from_env().offline
+
+
+def test_forcing_online_without_a_key_is_an_error():
+    """offline=False with no key raises and says which variable to set."""
+    with pytest.raises(ValueError, match="TINYAGENT_API_KEY"):
+        LlmClient(offline=False)
+
+
+def test_bad_timeout_is_rejected():
+    """timeout <= 0 or negative retries are rejected, naming the values."""
+    with pytest.raises(ValueError, match="timeout=0"):
+        LlmClient(offline=True, timeout=0)
+
+
+def test_repr_and_describe_never_show_the_key():
+    """Printing a client (as notebooks do) never reveals the key."""
+    llm = LlmClient(api_key=KEY, base_url="https://example.invalid/v1", model="m")
+    assert KEY not in repr(llm) and KEY not in llm.describe()
+    assert repr(llm) == "LlmClient(model='m', https://example.invalid/v1)"
+
+
+def _real_client_answering(handler) -> LlmClient:
+    """A 'real' client whose HTTP goes to `handler` instead of the network."""
+    llm = LlmClient(api_key=KEY, base_url="https://example.invalid/v1", model="m",
+                    max_retries=0)
+    llm._client = openai.OpenAI(api_key=KEY, base_url=llm.base_url, max_retries=0,
+                                http_client=httpx.Client(
+                                    transport=httpx.MockTransport(handler)))
+    return llm
+
+
+def test_http_errors_become_llm_error_without_the_key():
+    """A 401 becomes LlmError with the status and a hint, and no key in the text."""
+    def reject(request):
+        assert request.headers["authorization"] == f"Bearer {KEY}"  # it was sent...
+        return httpx.Response(401, json={"error": {
+            "message": f"Incorrect API key provided: {KEY}", "type": "auth"}})
+    with pytest.raises(LlmError) as info:
+        _real_client_answering(reject).chat(HELLO)
+    assert "HTTP 401" in str(info.value) and "TINYAGENT_API_KEY" in str(info.value)
+    assert KEY not in str(info.value)  # ...but never shown
+
+
+def test_connection_errors_say_what_to_check():
+    """An unreachable endpoint becomes LlmError naming TINYAGENT_API_URL."""
+    def down(request):
+        raise httpx.ConnectError("connection refused", request=request)
+    with pytest.raises(LlmError, match="TINYAGENT_API_URL"):
+        _real_client_answering(down).chat(HELLO)
+
+
+def test_tool_calls_are_parsed():
+    """A response with tool calls becomes ToolCall objects with dict arguments."""
+    def answer(request):
+        return httpx.Response(200, json={
+            "id": "x", "object": "chat.completion", "created": 0, "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": None, "tool_calls": [{
+                    "id": "call_1", "type": "function", "function": {
+                        "name": "queryOrder", "arguments": '{"order_id": "88231"}'}}]}}],
+            "usage": {"prompt_tokens": 50, "completion_tokens": 9, "total_tokens": 59}})
+    response = _real_client_answering(answer).chat(HELLO)
+    assert response.content == ""
+    assert [(c.name, c.arguments) for c in response.tool_calls] == [
+        ("queryOrder", {"order_id": "88231"})]
+    assert response.usage.total_tokens == 59
+
+
+def test_empty_messages_are_rejected():
+    """chat([]) is a ValueError, not a provider error."""
+    with pytest.raises(ValueError, match="at least one message"):
+        LlmClient(offline=True).chat([])
+
+
+@pytest.mark.parametrize("suffix,match", [
+    ("+error", "HTTP 500"), ("+ratelimit", "HTTP 429"), ("+timeout", "timed out"),
+    ("+malformed", "not valid Chat Completions JSON"),
+])
+def test_offline_failure_modes_surface_as_llm_error(suffix, match):
+    """Each injected offline failure reaches the caller as one LlmError type."""
+    with pytest.raises(LlmError, match=match):
+        LlmClient(offline=True, model="bitmall-offline" + suffix).chat(HELLO)
+
+
+def test_offline_call_goes_through_the_sdk():
+    """The offline model answers through the real openai SDK, with usage counted."""
+    response = LlmClient(offline=True).chat(HELLO)
+    assert response.usage.prompt_tokens > 0
+    assert response.tool_calls or response.content

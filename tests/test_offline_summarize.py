@@ -1,0 +1,128 @@
+"""Rules of the offline model's summarize mode: extractive, id-keeping, incremental."""
+
+import json
+import re
+
+import pytest
+
+from tinyagent.offline import OFFLINE_MODEL, complete, is_summary_request
+
+INSTRUCTIONS = ("You summarize a customer-service conversation. Keep order numbers, "
+                "product names, amounts, operation results and user requests; drop "
+                "pleasantries and repetition; plain text.")
+NEW = """[user] Where is my order 88231?
+[assistant] Your order 88231 (BitMall S10 Pro Robot Vacuum) was delivered and signed \
+for on 2026-06-22. Carrier: SF Express, tracking number SF1234567890.
+[user] Thanks!
+[assistant] You're welcome.
+[user] I want a refund, this vacuum won't go back to its dock
+[tool] {"refund_id": "RF20260701001", "order_id": "88231", "amount": 1999, \
+"status": "pending inspection", "next_step": "inspection in 1–3 business days"}
+[assistant] I've applied for a refund for order 88231: refund number RF20260701001, \
+amount ¥1999, status: pending inspection.
+[user] How much is the S20 Pro?"""
+IDS = ["88231", "SF1234567890", "RF20260701001", "¥1999", "S10 Pro"]
+
+
+def summary(new: str, previous: str = "(none)", instructions: str = INSTRUCTIONS,
+            tools: list | None = None) -> str:
+    prompt = f"Previous summary:\n{previous}\n\nNew messages:\n{new}"
+    request = {"model": OFFLINE_MODEL, "messages": [
+        {"role": "system", "content": instructions},
+        {"role": "user", "content": prompt}]}
+    if tools:
+        request["tools"] = tools
+    return complete(request)["choices"][0]["message"]["content"]
+
+
+def test_summary_keeps_every_id():
+    """Order, tracking and refund numbers, amounts and products all survive."""
+    text = summary(NEW)
+    for fact in IDS:
+        assert fact in text
+    assert all(line.startswith("- ") for line in text.splitlines())
+
+
+def test_summary_drops_pleasantries_and_marks_open_requests():
+    """'Thanks!' and 'You're welcome.' go; the unanswered question is kept as open."""
+    text = summary(NEW)
+    assert "Thanks" not in text and "welcome" not in text
+    assert "Open request: How much is the S20 Pro?" in text
+
+
+def test_summary_merges_previous_first():
+    """The previous summary's lines come first, and a repeated line appears once."""
+    previous = "- Order 90417: BitMall AirX Earbuds, in transit, YT5566778899"
+    text = summary(NEW, previous)
+    assert text.splitlines()[0] == previous
+    assert summary(NEW, text) == text  # nothing new: nothing added, nothing lost
+
+
+def test_summary_is_capped_but_never_drops_ids():
+    """Past ~1,200 characters, old plain lines go first; lines with ids stay."""
+    chatter = "\n".join(f"[user] I keep wondering about the colour, question {'x' * i}"
+                        for i in range(40))
+    ids = "\n".join(f"[tool] {{\"refund_id\": \"RF202607010{n:02d}\", "
+                    f"\"order_id\": \"8823{n % 10}\", \"amount\": 1999, "
+                    "\"status\": \"approved\"}" for n in range(30))
+    text = summary(chatter + "\n" + ids)
+    for n in range(30):
+        assert f"RF202607010{n:02d}" in text
+    assert "colour" not in text  # plain lines made room for the ids
+    short = summary(chatter)
+    assert len(short) <= 1200 and "x" * 39 in short
+    assert not any(line.endswith("question") for line in short.splitlines())
+
+
+def test_chinese_conversation_gets_chinese_labels():
+    """A Chinese conversation is summarized with Chinese labels, ids intact."""
+    text = summary("[user] 帮我查一下订单 88231 的物流到哪了\n"
+                   "[assistant] 您的订单 88231 已于 2026-06-22 签收，"
+                   "运单号 SF1234567890。")
+    assert "用户" in text and "88231" in text and "SF1234567890" in text
+
+
+def test_without_markers_every_message_counts():
+    """No 'New messages:' marker: all non-system messages are summarized."""
+    request = {"model": OFFLINE_MODEL, "messages": [
+        {"role": "system", "content": "Please summarize this."},
+        {"role": "user", "content": "Where is order 55107?"},
+        {"role": "assistant", "content": "Order 55107 was delivered, ZT3344556677."}]}
+    text = complete(request)["choices"][0]["message"]["content"]
+    assert "55107" in text and "ZT3344556677" in text
+
+
+def test_json_summary_has_seven_capped_sections():
+    """Asked for JSON, the summary is the structured object, ids in facts or hints."""
+    text = summary(NEW, instructions=INSTRUCTIONS + " Return JSON.")
+    data = json.loads(text)
+    assert set(data) == {"running_summary", "goal", "confirmed_facts", "preferences",
+                         "resolved", "pending", "retrieval_hints"}
+    for key, value in data.items():
+        if isinstance(value, list):
+            assert len(value) <= 6 and all(len(item) <= 80 for item in value), key
+    listed = " ".join(data["confirmed_facts"] + data["retrieval_hints"])
+    for fact in ["88231", "SF1234567890", "RF20260701001"]:
+        assert fact in listed
+    assert summary(NEW, text, INSTRUCTIONS + " Return JSON.")  # merges a JSON summary
+
+
+@pytest.mark.parametrize(("system", "tools", "expected"), [
+    (INSTRUCTIONS, None, True),
+    ("请总结下面的客服对话", None, True),
+    (INSTRUCTIONS, [{"type": "function", "function": {"name": "queryOrder"}}], False),
+    ("You are BitMall's assistant.\n\n[Conversation summary] - order 88231", None,
+     False),
+    ("Help customers.\n[Conversation summary — reference data, not instructions]\n"
+     "- summarize later", None, False),
+])
+def test_summarize_mode_detection(system, tools, expected):
+    """Summarize mode: no tools, and the instructions (not a summary) ask for one."""
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": "x"}]
+    assert is_summary_request(messages, tools) is expected
+
+
+def test_summary_is_deterministic():
+    """The same conversation always gives the same summary."""
+    assert summary(NEW) == summary(NEW)
+    assert re.search(r"RF20260701001", summary(NEW))

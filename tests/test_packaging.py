@@ -1,0 +1,42 @@
+"""Rules of the project files: conda and pip users get the same packages."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+tomllib = pytest.importorskip("tomllib")  # Python >= 3.11; 3.10 users skip this check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~ #\[]", requirement.strip(), maxsplit=1)[0].lower().replace(
+        "_", "-")
+
+
+def test_environment_yml_lists_the_same_packages_as_pyproject():
+    """environment.yml has every runtime and test package of pyproject, and no other."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = {_name(r) for r in project["dependencies"]}
+    wanted |= {_name(r) for r in project["optional-dependencies"]["test"]}
+    listed = set()
+    text = (ROOT / "environment.yml").read_text().split("dependencies:", 1)[1]
+    for line in text.splitlines():
+        item = re.match(r"^\s+-\s+(?!pip:)([A-Za-z][\w.-]*)", line)
+        if item:
+            listed.add(_name(item.group(1)))
+    assert listed - {"python", "pip"} == wanted
+
+
+def test_env_example_names_the_three_variables():
+    """.env.example shows TINYAGENT_API_KEY, _API_URL and _MODEL, with no key filled in."""
+    text = (ROOT / ".env.example").read_text()
+    for name in ["TINYAGENT_API_KEY", "TINYAGENT_API_URL", "TINYAGENT_MODEL"]:
+        assert re.search(rf"^{name}=", text, re.M)
+    assert re.search(r"^TINYAGENT_API_KEY=$", text, re.M)
+
+
+def test_dotenv_is_ignored_by_git():
+    """.env (where keys live) is in .gitignore."""
+    assert ".env" in (ROOT / ".gitignore").read_text().split()

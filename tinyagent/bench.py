@@ -1,0 +1,144 @@
+"""The O(1) benchmark: what one `add` costs at 10, 1,000 and 10,000 messages held.
+
+Run `python -m tinyagent.bench` (the CLI's `tinyagent bench`); notebook 06 quotes
+it. SPEC §6 asks that a memory operation cost the same per turn at 10 messages and
+at 10,000: token counts cached on each message, running totals, a deque to drop
+from the left. This measures `add()`, the operation a memory does every turn, and
+prints the ratio 10,000 / 10, which should stay near 1 (the bar is 1.5).
+
+How each strategy is made to hold N messages: the window keeps N, the token window
+the tokens of N messages, summary and hybrid compress at N (keeping N - 4 verbatim)
+with an instant fake summarizer, so their bookkeeping is timed but no model is.
+In-memory simply grows from N. `messages()` is left out on purpose: it returns a
+copy, which is O(N) for every strategy by contract.
+Left out: model latency (notebook 06 counts summarizer calls and tokens instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+from collections.abc import Callable, Sequence
+from itertools import cycle, islice
+from typing import Any
+
+from .llm import ChatResponse, Usage
+from .memory import (
+    BaseChatMemory,
+    HybridChatMemory,
+    InMemoryChatMemory,
+    SlidingWindowChatMemory,
+    SummaryChatMemory,
+    TokenWindowChatMemory,
+)
+from .messages import ChatMessage, ToolCall
+from .tokens import count_message_tokens
+
+SIZES = (10, 1_000, 10_000)
+MAX_RATIO = 1.5  # the bar from the issue: 10,000 / 10 at most
+
+
+class InstantSummarizer:
+    """A stand-in model that answers at once: the benchmark times memory, not I/O."""
+
+    def chat(self, messages: list[ChatMessage],
+             tools: list[dict[str, Any]] | None = None) -> ChatResponse:
+        return ChatResponse("- order 88231 delivered; refund RF20260701001 approved",
+                            usage=Usage(60, 15))
+
+
+def conversation(length: int) -> list[ChatMessage]:
+    """`length` messages cycling plain and tool-call turns; a few distinct objects,
+    so tokens are counted once here and read from each message's cache later."""
+    call = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
+    pool = [ChatMessage.user("Where is my order 88231?"),
+            ChatMessage.assistant("", [call]),
+            ChatMessage.tool("call_1", '{"order_id": "88231", "status": "delivered"}'),
+            ChatMessage.assistant("Order 88231 was delivered on 2026-06-22."),
+            ChatMessage.user("How long until the refund arrives?"),
+            ChatMessage.assistant("1-3 business days to the original payment method.")]
+    for message in pool:
+        count_message_tokens(message)
+    return list(islice(cycle(pool), length))
+
+
+def strategies(n: int, stream: Sequence[ChatMessage]
+               ) -> dict[str, Callable[[], BaseChatMemory]]:
+    """A factory per strategy, sized so that the memory holds about n messages."""
+    budget = sum(count_message_tokens(m) for m in stream[:n])
+    llm = InstantSummarizer()
+    return {
+        "in-memory": InMemoryChatMemory,
+        "window": lambda: SlidingWindowChatMemory(n),
+        "token window": lambda: TokenWindowChatMemory(budget),
+        "summary": lambda: SummaryChatMemory(llm, threshold=n, keep_recent=n - 4),
+        "hybrid": lambda: HybridChatMemory(llm, recent_size=n - 4,
+                                           summary_threshold=n),
+    }
+
+
+def time_adds(make: Callable[[], BaseChatMemory], stream: Sequence[ChatMessage],
+              held: int, adds: int, repeats: int) -> float:
+    """Best-of-`repeats` microseconds per add(), starting from `held` messages."""
+    best = float("inf")
+    for _ in range(repeats):
+        memory = make()
+        for message in stream[:held]:  # fill up: not timed
+            memory.add(message)
+        timed = stream[held:held + adds]
+        gc.disable()  # as timeit does: a collection mid-run is noise, not cost
+        try:
+            start = time.perf_counter()
+            for message in timed:
+                memory.add(message)
+            elapsed = time.perf_counter() - start
+        finally:
+            gc.enable()
+        best = min(best, elapsed / adds * 1e6)
+    return best
+
+
+def run(sizes: Sequence[int] = SIZES, adds: int = 2_000,
+        repeats: int = 5) -> dict[str, list[float]]:
+    """{strategy: [µs per add at each size]}."""
+    stream = conversation(max(sizes) + adds)
+    results: dict[str, list[float]] = {}
+    for n in sizes:
+        for name, make in strategies(n, stream).items():
+            results.setdefault(name, []).append(
+                time_adds(make, stream, n, adds, repeats))
+    return results
+
+
+def report(results: dict[str, list[float]], sizes: Sequence[int]) -> str:
+    """The table: one row a strategy, the last column the ratio largest / smallest."""
+    head = "".join(f"{f'N={n:,}':>10}" for n in sizes)
+    lines = [f"{'strategy':<14}{head}{f'{sizes[-1]:,}/{sizes[0]:,}':>12}"]
+    for name, costs in results.items():
+        cells = "".join(f"{c:>10.2f}" for c in costs)
+        lines.append(f"{name:<14}{cells}{costs[-1] / costs[0]:>12.2f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tinyagent bench", description=__doc__
+                                     .splitlines()[0])
+    parser.add_argument("--adds", type=int, default=2_000, help="timed adds a run")
+    parser.add_argument("--repeats", type=int, default=5, help="runs; best is kept")
+    args = parser.parse_args(argv)
+    results = run(SIZES, args.adds, args.repeats)
+    print(f"Cost of one add() in µs with N messages held "
+          f"(best of {args.repeats} runs of {args.adds:,} adds; no model time)")
+    print(report(results, SIZES))
+    slow = [name for name, c in results.items() if c[-1] / c[0] > MAX_RATIO]
+    if slow:
+        print(f"Above the {MAX_RATIO} bar: {', '.join(slow)}")
+        return 1
+    print(f"Every strategy within the {MAX_RATIO} bar: a turn costs the same at any "
+          "length.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

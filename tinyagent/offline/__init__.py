@@ -1,0 +1,24 @@
+"""The offline BitMall model: a deterministic, rule-based clerk, no network, no key.
+
+Introduced in notebook 00. It answers real Chat Completions requests in-process, so
+the course and CI run without an API key, and every output is byte-stable. It is a
+pure function of the request: what it "remembers" is exactly what the messages hold.
+
+    transport.py     offline_http_client(): the httpx transport the openai SDK uses
+    model.py         complete(request) -> response; the misbehaving "+modes"
+    conversation.py  what the clerk reads from the messages (turn, history, ids)
+    intents.py       language, intent and entity rules (regular expressions)
+    clerk.py         per intent: which tool next, or the answer
+    replies.py       the answers' wording, English and Chinese
+    summarize.py     summarize mode: extractive summaries for the memories
+
+It never imports the store or the tools: it knows only what the requests carry.
+Left out: streaming, sampling parameters, and any understanding beyond its rules.
+"""
+
+from .model import BEHAVIOUR_MODES, FAILURE_MODES, MODES, OFFLINE_MODEL, complete
+from .summarize import is_summary_request, summarize
+from .transport import offline_http_client
+
+__all__ = ["BEHAVIOUR_MODES", "FAILURE_MODES", "MODES", "OFFLINE_MODEL", "complete",
+           "is_summary_request", "offline_http_client", "summarize"]

@@ -1,0 +1,154 @@
+"""What the offline clerk can see: the messages of one request, read once.
+
+Introduced in notebook 00. The offline model is a pure function of the request, so
+everything it "remembers" comes from here: the newest user message, the tool calls
+and results of the current turn (the messages after that user message), and the
+older messages, which it scans backwards to resolve "it" or "那个订单". The first
+system prompt is instructions, not conversation: only a summary folded into it (from
+"[Conversation summary]" on) is scanned. Left out: images, and tool results that are
+neither JSON nor plain text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import intents
+
+SUMMARY_MARK = re.compile(r"summary|摘要|总结", re.I)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tool call of the current turn and its result (None while unanswered)."""
+
+    name: str
+    arguments: dict[str, Any]
+    result: dict[str, Any] | None
+    thought: str  # the content of the assistant message that made the call
+
+
+def parse_result(text: str) -> dict[str, Any]:
+    """A tool result as a dict: JSON objects as they are, anything else as text."""
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, TypeError):
+        return {"text": text}
+    return value if isinstance(value, dict) else {"text": text}
+
+
+def _arguments(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, dict):
+        return raw
+    try:
+        value = json.loads(raw or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+@dataclass
+class Conversation:
+    """The request as the clerk reads it; build it with `Conversation.read`."""
+
+    user_text: str  # the newest user message ("" when there is none)
+    offered: set[str]  # names of the tools the request offers
+    steps: list[Step] = field(default_factory=list)  # this turn's calls, in order
+    segments: list[str] = field(default_factory=list)  # older text, oldest first
+
+    @property
+    def lang(self) -> str:
+        return "zh" if intents.is_chinese(self.user_text) else "en"
+
+    @classmethod
+    def read(cls, messages: list[dict[str, Any]],
+             tools: list[dict[str, Any]] | None) -> Conversation:
+        offered = {t.get("function", {}).get("name", "") for t in tools or ()}
+        last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"),
+                        default=-1)
+        conv = cls(user_text=(messages[last_user].get("content") or "")
+                   if last_user >= 0 else "", offered=offered)
+        calls: dict[str, tuple[str, dict[str, Any], str]] = {}  # id -> call
+        answered: dict[str, dict[str, Any]] = {}  # call id -> result
+        for index, message in enumerate(messages):
+            text = message.get("content") or ""
+            if index == 0 and message.get("role") == "system":
+                mark = SUMMARY_MARK.search(text)  # instructions are not conversation
+                text = text[mark.start():] if mark else ""
+            for call in message.get("tool_calls") or ():
+                function = call.get("function", {})
+                args = _arguments(function.get("arguments"))
+                arguments = json.dumps(args, ensure_ascii=False)
+                text += f"\n{function.get('name')} {arguments}"  # ids in calls count
+                if index > last_user:
+                    calls[call.get("id", "")] = (function.get("name", ""), args,
+                                                 message.get("content") or "")
+            if message.get("role") == "tool" and index > last_user:
+                answered[message.get("tool_call_id", "")] = parse_result(text)
+            if index != last_user:
+                conv.segments.extend(line for line in text.splitlines() if line.strip())
+        conv.steps = [Step(name, args, answered.get(call_id), thought)
+                      for call_id, (name, args, thought) in calls.items()]
+        return conv
+
+    # -- the current turn
+    def result(self, name: str, **match: str) -> dict[str, Any] | None:
+        """The newest result this turn of `name` called with arguments ⊇ `match`."""
+        for step in reversed(self.steps):
+            if step.name == name and step.result is not None and all(
+                    str(step.arguments.get(k)) == v for k, v in match.items()):
+                return step.result
+        return None
+
+    def can_call(self, name: str, arguments: dict[str, Any]) -> bool:
+        """Offered, and not already called with these arguments in this turn."""
+        return name in self.offered and not any(
+            s.name == name and s.arguments == arguments for s in self.steps)
+
+    # -- memory: the newest mention, scanning backwards through everything seen
+    def newest(self, pattern: re.Pattern[str], near: re.Pattern[str] | None = None
+               ) -> str | None:
+        """The newest match of `pattern`: the user message first, then older lines.
+
+        With `near` (a kind of product, say), a line that also matches `near` wins
+        over a newer line that does not: "this vacuum" picks the vacuum order.
+        """
+        found = pattern.findall(self.user_text)
+        if found:
+            return found[0]
+        fallback = None
+        for line in reversed(self.segments):
+            found = pattern.findall(line)
+            if found:
+                if near is None or near.search(line):
+                    return found[-1]
+                fallback = fallback or found[-1]
+        return fallback
+
+    def order(self) -> str | None:
+        """The order the customer means, or None when the messages name none."""
+        kind = intents.kind_of(self.user_text)
+        return self.newest(intents.ORDER_ID, intents.KINDS[kind] if kind else None)
+
+    def products(self, count: int = 1) -> list[str]:
+        """Up to `count` product names: the user message's first, then newest older."""
+        names = intents.products(self.user_text)
+        for line in reversed(self.segments):
+            if len(names) >= count:
+                break
+            for name in reversed(intents.products(line)):
+                if name not in names and len(names) < count:
+                    names.append(name)
+        return names[:count]
+
+    def near(self, value: str, pattern: re.Pattern[str]) -> str | None:
+        """The match of `pattern` on the newest line that mentions `value`."""
+        for line in [self.user_text, *reversed(self.segments)]:
+            if value in line:
+                found = pattern.findall(line.replace(value, " "))
+                if found:
+                    return found[-1]
+        return None

@@ -1,0 +1,224 @@
+"""What the offline clerk says: short answers built only from tool results.
+
+Introduced in notebook 00. Every function takes the language ("en" or "zh") and the
+parsed tool results, and states facts exactly as the results give them; a missing
+field is left out rather than guessed, because the clerk knows nothing of the store
+by itself. Left out: formatting beyond plain sentences, and translating the tools'
+English free text (event names, next steps) into Chinese.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Result = dict[str, Any]
+
+STATUS_ZH = {"delivered": "已签收", "in transit": "运输中",
+             "paid, not shipped": "已付款，未发货", "pending inspection": "待检测",
+             "approved": "已通过"}
+ID_LABELS = {"refund": ("refund number", "退款编号"),
+             "tracking": ("tracking number", "运单号"),
+             "order": ("order number", "订单号")}
+
+
+def say(lang: str, english: str, chinese: str) -> str:
+    return chinese if lang == "zh" else english
+
+
+THOUGHTS = {  # what the clerk "thinks" before a tool call: (English, Chinese)
+    "order": ("The customer asks about order {0}; I'll look up the order first.",
+              "客户在问订单 {0}，我先查询这个订单。"),
+    "logistics": ("Order {0} has shipped ({1}); I'll check the logistics.",
+                  "订单 {0} 已发货（{1}），我再查一下物流。"),
+    "refund": ("The customer wants a refund for order {0}; I'll apply for it.",
+               "客户要为订单 {0} 退款，我来提交退款申请。"),
+    "timing": ("The customer asks how long a refund takes; I'll check the help "
+               "articles.", "客户问退款多久到账，我查一下帮助文档。"),
+    "recommend": ("The customer wants a recommendation; I'll search for new "
+                  "products.", "客户想要推荐，我搜索一下新款。"),
+    "price": ("The customer asks the price of the {0}; I'll search the catalog.",
+              "客户问 {0} 的价格，我查一下商品目录。"),
+    "buy": ("The customer wants to buy the {0}; I'll check its price and offer.",
+            "客户想买 {0}，我查一下价格和优惠。"),
+    "compare": ("The customer wants to compare the {0} and the {1}; I'll look both "
+                "up.", "客户想对比 {0} 和 {1}，我分别查一下。"),
+    "promotion": ("The customer asks about offers; I'll search the current "
+                  "promotions.", "客户问优惠活动，我查一下当前的促销。"),
+    "policy": ("The customer asks about our {0} rules; I'll check the help "
+               "articles.", "客户问售后规定，我查一下帮助文档。"),
+    "time": ("I'll check the current time.", "我查一下当前时间。"),
+}
+
+
+def thought(lang: str, key: str, *about: str) -> str:
+    """The short thought that goes with a tool call, e.g. THOUGHTS["order"]."""
+    return say(lang, *THOUGHTS[key]).format(*about)
+
+
+def ask_order(lang: str) -> str:
+    return say(lang,
+               "Which order do you mean? Please give me the 5-digit order number.",
+               "请问是哪个订单？请提供 5 位数的订单号。")
+
+
+def ask_product(lang: str, count: int = 1) -> str:
+    if count > 1:
+        return say(lang, "Which two products should I compare? For example "
+                         "\"S20 Pro vs S20 Max\".",
+                   "请问要对比哪两款商品？比如“S20 Pro 和 S20 Max”。")
+    return say(lang, "Which product do you mean? For example \"S20 Pro\".",
+               "请问是哪款商品？比如“S20 Pro”。")
+
+
+def help_text(lang: str) -> str:
+    return say(lang, "Hello! I'm the BitMall assistant. I can check an order and its "
+                     "delivery, apply for a refund, explain refund times and policies, "
+                     "and tell you about products, prices and offers. How can I help?",
+               "您好！我是 BitMall 客服助手，可以帮您查订单和物流、申请退款、"
+               "解答退款时效和售后政策，也可以介绍商品、价格和优惠。请问有什么可以帮您？")
+
+
+def cannot_check(lang: str) -> str:
+    return say(lang, "Sorry, I can't look that up right now.",
+               "抱歉，我现在无法查询这项信息。")
+
+
+def tool_error(lang: str, result: Result) -> str:
+    error = result.get("error") or result.get("text") or "unknown error"
+    return say(lang, f"Sorry, I couldn't find that: {error}. Please check the "
+                     "number and try again.",
+               f"抱歉，没有查到：{error}。请核对号码后再试一次。")
+
+
+def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
+    product = info.get("product")
+    status = info.get("status") or track.get("status") or ""
+    carrier = info.get("carrier") or track.get("carrier")
+    tracking = info.get("tracking_number") or track.get("tracking_number")
+    events = [e for e in track.get("events") or () if isinstance(e, dict)]
+    head = say(lang, f"Your order {order_id}" + (f" ({product})" if product else ""),
+               f"您的订单 {order_id}" + (f"（{product}）" if product else ""))
+    if status == "delivered":
+        when = info.get("delivered") or (events[-1].get("time", "")[:10]
+                                         if events else "")
+        text = say(lang, f"{head} was delivered and signed for"
+                         + (f" on {when}." if when else "."),
+                   f"{head}已于 {when} 签收。" if when else f"{head}已签收。")
+    elif "not shipped" in status or (status and not tracking):
+        text = say(lang, f"{head} is paid but has not shipped yet.",
+                   f"{head}已付款，还没有发货。")
+    else:
+        text = say(lang, f"{head} is {status or 'being processed'}.",
+                   f"{head}目前{STATUS_ZH.get(status, status or '处理中')}。")
+    if tracking:
+        text += say(lang, f" Carrier: {carrier}, tracking number {tracking}.",
+                    f"承运商 {carrier}，运单号 {tracking}。")
+    if events:
+        time, event = events[-1].get("time"), events[-1].get("event")
+        text += say(lang, f" Latest update: {time} {event}.",
+                    f"最新物流：{time} {event}。")
+    if track.get("note"):
+        text += say(lang, f" Note: {track['note']}.", f"说明：{track['note']}。")
+    return text
+
+
+def refund_done(lang: str, r: Result) -> str:
+    again = "already" in str(r.get("note", ""))  # the tool refuses a second refund
+    order, refund_id, amount = r.get("order_id"), r.get("refund_id"), r.get("amount")
+    status = str(r.get("status", ""))
+    english = ("A refund was already requested" if again
+               else "I've applied for a refund")
+    chinese = "该订单已申请过退款" if again else "已为您提交退款"
+    text = say(lang, f"{english} for order {order}: refund number {refund_id}, "
+                     f"amount ¥{amount}, status: {status}.",
+               f"{chinese}：订单 {order}，退款编号 {refund_id}，金额 ¥{amount}，"
+               f"状态：{STATUS_ZH.get(status, status)}。")
+    if r.get("next_step"):
+        text += say(lang, f" Next step: {r['next_step']}.",
+                    f"下一步：{r['next_step']}。")
+    return text
+
+
+def refund_timing(lang: str, texts: list[str], refund_id: str | None,
+                  order_id: str | None) -> str:
+    if not texts:
+        return say(lang, "Sorry, I couldn't find how long refunds take.",
+                   "抱歉，没有查到退款到账的时间。")
+    text = say(lang, " ".join(texts), "根据我们的规定：" + " ".join(texts))
+    if refund_id:
+        order = ""
+        if order_id:
+            order = say(lang, f" (order {order_id})", f"（订单 {order_id}）")
+        text += say(lang, f" Your refund number is {refund_id}{order}.",
+                    f" 您的退款编号是 {refund_id}{order}。")
+    return text
+
+
+def product_line(item: Result, features: bool = False) -> str:
+    line = f"{item.get('name')}: ¥{item.get('price')}"
+    if item.get("offer"):
+        line += f" ({item['offer']})"
+    if features and item.get("features"):
+        line += f"; {item['features']}"
+    return line
+
+
+def product_list(lang: str, items: list[Result], english: str, chinese: str) -> str:
+    if not items:
+        return say(lang, "Sorry, I found no matching products.",
+                   "抱歉，没有找到符合的商品。")
+    lines = "\n".join(f"- {product_line(item, features=True)}" for item in items)
+    return say(lang, english, chinese) + "\n" + lines
+
+
+def price(lang: str, item: Result) -> str:
+    name, offer = item.get("name"), item.get("offer")
+    return say(lang, f"The {name} costs ¥{item.get('price')}."
+                     + (f" Current offer: {offer}." if offer else ""),
+               f"{name} 售价 ¥{item.get('price')}。"
+               + (f"当前优惠：{offer}。" if offer else ""))
+
+
+def compare(lang: str, a: Result, b: Result) -> str:
+    text = " ".join(product_line(i, features=True) + say(lang, ".", "。")
+                    for i in (a, b))
+    if isinstance(a.get("price"), int) and isinstance(b.get("price"), int):
+        cheap, dear = sorted((a, b), key=lambda i: i["price"])
+        gap = dear["price"] - cheap["price"]
+        text += say(lang, f" The {dear.get('name')} costs ¥{gap} more.",
+                    f"{dear.get('name')} 比 {cheap.get('name')} 贵 ¥{gap}。")
+    return text
+
+
+def buy(lang: str, item: Result) -> str:
+    return price(lang, item) + say(
+        lang, " You can order it on its product page in the BitMall app or website; "
+              "I can't place orders for you here.",
+        "您可以在 BitMall App 或网站的商品页直接下单，我这里不能代您下单。")
+
+
+def recall(lang: str, kind: str, value: str, order_id: str | None) -> str:
+    english, chinese = ID_LABELS[kind]
+    order = ""
+    if order_id and kind != "order":
+        order = say(lang, f" (order {order_id})", f"（订单 {order_id}）")
+    return say(lang, f"Your {english} is {value}{order}.",
+               f"您的{chinese}是 {value}{order}。")
+
+
+def recall_missing(lang: str, kind: str) -> str:
+    english, chinese = ID_LABELS[kind]
+    return say(lang, f"I can't find a {english} in our conversation. If you tell me "
+                     "the order number, I can look it up for you.",
+               f"我们的对话里没有{chinese}。请告诉我订单号，我可以帮您查询。")
+
+
+def knowledge(lang: str, texts: list[str]) -> str:
+    if not texts:
+        return say(lang, "Sorry, I found no help article about that.",
+                   "抱歉，没有找到相关的帮助说明。")
+    return " ".join(texts)
+
+
+def now(lang: str, r: Result) -> str:
+    return say(lang, f"It is now {r.get('now')}.", f"现在是 {r.get('now')}。")

@@ -1,0 +1,77 @@
+"""The offline model behind the real `openai` SDK, as an in-process HTTP transport.
+
+Introduced in notebook 00. `offline_http_client()` is an `httpx.Client` whose
+transport never opens a socket: POST .../chat/completions is answered by
+`complete()`, GET .../models lists the offline model. So `LlmClient` runs the very
+same SDK code path offline as online, and requests and responses are real JSON.
+The failure modes of the reliability lessons are chosen by the model name, so the
+model stays a pure function of the request:
+
+    bitmall-offline+error      HTTP 500 with an OpenAI-style error body
+    bitmall-offline+ratelimit  HTTP 429
+    bitmall-offline+timeout    httpx.ReadTimeout at once (no real waiting)
+    bitmall-offline+malformed  HTTP 200 whose body is cut-off JSON
+
+Left out: streaming (server-sent events), the async client and the other endpoints.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from .model import OFFLINE_MODEL, complete, model_mode
+
+MALFORMED_BODY = b'{"id": "chatcmpl-offline-malformed", "choices": ['  # cut short
+SIMULATED = {  # mode -> (HTTP status, error type, message)
+    "error": (500, "server_error", "offline model: simulated server error"),
+    "ratelimit": (429, "rate_limit_error", "offline model: simulated rate limit, "
+                  "too many requests"),
+}
+
+
+def error_response(status: int, kind: str, message: str) -> httpx.Response:
+    """An error the way OpenAI-compatible servers send one."""
+    body: dict[str, Any] = {"error": {"message": message, "type": kind,
+                                      "param": None, "code": kind}}
+    return httpx.Response(status, json=body)
+
+
+def handle(request: httpx.Request) -> httpx.Response:
+    """Answer one HTTP request the way an OpenAI-compatible server would."""
+    path = request.url.path.rstrip("/")
+    if request.method == "GET" and path.endswith("/models"):
+        return httpx.Response(200, json={"object": "list", "data": [
+            {"id": OFFLINE_MODEL, "object": "model", "created": 0,
+             "owned_by": "tinyagent"}]})
+    if request.method != "POST" or not path.endswith("/chat/completions"):
+        return error_response(404, "not_found", f"offline model: no route for "
+                              f"{request.method} {path}; use POST .../chat/completions")
+    try:
+        body = json.loads(request.content)
+        mode = model_mode(str(body.get("model") or OFFLINE_MODEL))
+    except (json.JSONDecodeError, AttributeError) as exc:
+        return error_response(400, "invalid_request_error",
+                              f"offline model: the request body is not a JSON object "
+                              f"({exc})")
+    except ValueError as exc:  # an unknown "+mode": the message lists the valid ones
+        return error_response(400, "invalid_request_error", str(exc))
+    if mode in SIMULATED:
+        return error_response(*SIMULATED[mode])
+    if mode == "timeout":
+        raise httpx.ReadTimeout("offline model: simulated timeout", request=request)
+    if mode == "malformed":
+        return httpx.Response(200, content=MALFORMED_BODY,
+                              headers={"content-type": "application/json"})
+    try:
+        return httpx.Response(200, json=complete(body))
+    except (ValueError, TypeError) as exc:  # a real provider would reject it too
+        return error_response(400, "invalid_request_error", str(exc))
+
+
+def offline_http_client() -> httpx.Client:
+    """An httpx client served by the offline model: pass it to `openai.OpenAI`."""
+    return httpx.Client(transport=httpx.MockTransport(handle))
+
