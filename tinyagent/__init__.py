@@ -6,7 +6,14 @@ Importing is cheap: tiktoken and openai load on first use.
 
 from .agent import ReActAgent, RunTrace
 from .llm import ChatResponse, LlmClient, LlmError, Usage
-from .memory import ChatMemory, InMemoryChatMemory  # TEMP until strategies land
+from .memory import (
+    ChatMemory,
+    HybridChatMemory,
+    InMemoryChatMemory,
+    SlidingWindowChatMemory,
+    SummaryChatMemory,
+    TokenWindowChatMemory,
+)
 from .messages import ChatMessage, Role, ToolCall
 from .tokens import count_message_tokens, count_messages_tokens, count_tokens
 from .tools import Tool, ToolRegistry, bitmall_tools

@@ -110,11 +110,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--memory", default="inmemory",
                    choices=["none", "inmemory", "window", "tokens", "summary", "hybrid"])
     sub.add_parser("bench", help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
+    from . import compare  # owns its options: --script, --strategies, --lang, ...
+
+    compare.add_arguments(sub.add_parser("compare", help="every strategy on one script"))
     args = parser.parse_args(argv)
     if args.command == "demo":
         return demo(args.lang)
     if args.command == "chat":
         return chat(args.memory)
+    if args.command == "compare":
+        return compare.run(args)
     from .bench import main as bench_main
 
     return bench_main()

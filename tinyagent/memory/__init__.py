@@ -1,7 +1,19 @@
-"""Memory strategies: the ChatMemory contract and its implementations."""
+"""Memory strategies: the ChatMemory contract and its implementations.
+
+One strategy a file, in course order: in_memory (notebook 02), window and
+token_window (03), summary (04), hybrid (05); summarizer.py is shared by the last
+two.
+"""
 
 from .base import BaseChatMemory, ChatMemory, drop_orphans, split_turns
+from .hybrid import HybridChatMemory
 from .in_memory import InMemoryChatMemory
+from .summarizer import SUMMARY_FOOTER, SUMMARY_HEADER, Summarizer
+from .summary import SummaryChatMemory
+from .token_window import TokenWindowChatMemory
+from .window import SlidingWindowChatMemory
 
-__all__ = ["BaseChatMemory", "ChatMemory", "InMemoryChatMemory", "drop_orphans",
+__all__ = ["SUMMARY_FOOTER", "SUMMARY_HEADER", "BaseChatMemory", "ChatMemory",
+           "HybridChatMemory", "InMemoryChatMemory", "SlidingWindowChatMemory",
+           "Summarizer", "SummaryChatMemory", "TokenWindowChatMemory", "drop_orphans",
            "split_turns"]

@@ -13,7 +13,9 @@ Left out here: persistence and sessions (notebook 07).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import html
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..messages import ChatMessage, Role
@@ -69,15 +71,29 @@ def drop_orphans(messages: Iterable[ChatMessage]) -> list[ChatMessage]:
     return kept
 
 
+def check_size(name: str, value: int, minimum: int, why: str) -> None:
+    """Constructor check shared by the strategies: one line naming value and rule."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum} ({why}), got {value}")
+
+
 class BaseChatMemory:
-    """A list of messages with a running token total. Strategies subclass it.
+    """Messages with a running token total. Strategies subclass it.
 
     `add` appends and then calls `_trim()`, the one hook a strategy overrides.
     """
 
+    _repr_fields: tuple[str, ...] = ()  # attributes __repr__ shows: ("max_messages",)
+
     def __init__(self) -> None:
-        self._messages: list[ChatMessage] = []
+        # A deque: strategies drop from the left, and popleft is O(1) where a list's
+        # del lst[0] moves every other element (SPEC §6: a turn costs the same at 10
+        # and at 10,000 messages).
+        self._messages: deque[ChatMessage] = deque()
         self._tokens = 0  # running total of the tokens in self._messages
+        self.dropped = 0  # messages forgotten by _pop_oldest_turn: a window's price
 
     # -- the ChatMemory contract
     def add(self, message: ChatMessage) -> None:
@@ -94,10 +110,38 @@ class BaseChatMemory:
     def clear(self) -> None:
         self._messages.clear()
         self._tokens = 0
+        self.dropped = 0
 
     # -- the hook: unbounded by default
     def _trim(self) -> None:
         """Drop or compress old messages after an add. Base: keep everything."""
+
+    # -- turn helpers for strategies: they cost what they scan from the left (the old
+    # turns being dropped), never len(self), so a turn costs the same at any length
+    def _turn_sizes(self) -> Iterator[int]:
+        """Sizes of the turns held, oldest first, computed lazily."""
+        size = 0
+        for message in self._messages:
+            if message.role is Role.USER and size:
+                yield size
+                size = 0
+            size += 1
+        if size:
+            yield size
+
+    def _pop_oldest(self, count: int) -> list[ChatMessage]:
+        """Remove the `count` oldest messages and return them; keeps the total right."""
+        popped = [self._messages.popleft() for _ in range(count)]
+        self._tokens -= sum(count_message_tokens(m) for m in popped)  # cached counts
+        return popped
+
+    def _pop_oldest_turn(self) -> list[ChatMessage]:
+        """Remove the oldest whole turn; [] if it is the newest, which is never cut."""
+        oldest = next(self._turn_sizes(), 0)
+        if oldest == len(self._messages):
+            return []
+        self.dropped += oldest
+        return self._pop_oldest(oldest)
 
     # -- looking inside
     def __len__(self) -> int:
@@ -109,7 +153,27 @@ class BaseChatMemory:
         return self._tokens
 
     def stats(self) -> dict[str, Any]:
-        return {"messages": len(self._messages), "tokens": self._tokens}
+        return {"messages": len(self), "tokens": self.tokens, "dropped": self.dropped}
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(messages={len(self)}, tokens={self.tokens})"
+        fields = [f"{name}={getattr(self, name)!r}" for name in self._repr_fields]
+        fields += [f"messages={len(self)}", f"tokens={self.tokens}"]
+        return f"{type(self).__name__}({', '.join(fields)})"
+
+    def _repr_html_(self) -> str:
+        """A table for notebooks: #, role, tokens, preview; the summary row shaded.
+
+        Deterministic (no ids, no addresses, no clock), so nbval can compare it.
+        """
+        rows = []
+        for i, m in enumerate(self.messages(), 1):
+            # The only system message a memory produces is its summary.
+            shade = ' style="background:#fff3cd"' if m.role is Role.SYSTEM else ""
+            rows.append(f"<tr{shade}><td>{i}</td><td>{m.role.value}</td>"
+                        f"<td>{count_message_tokens(m)}</td>"
+                        f"<td style='text-align:left'>{html.escape(m.preview(80))}"
+                        "</td></tr>")
+        return ("<table>"
+                f"<caption>{html.escape(repr(self))}</caption>"
+                "<tr><th>#</th><th>role</th><th>tokens</th><th>preview</th></tr>"
+                + "".join(rows) + "</table>")

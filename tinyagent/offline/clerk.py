@@ -113,10 +113,13 @@ def refund_timing(c: Conversation) -> Reply:
         call = ask_tools(c, "timing", ("searchKnowledge", query))
         if call:
             return call
-    refund_id = c.newest(intents.REFUND_ID)  # "your refund RF…" if we know it
+    # Name the order the refund is for when the messages show one; the refund
+    # number itself is only repeated when asked for (the recall intent), so a
+    # window that dropped the refund turn visibly cannot answer that question.
+    refund_id = c.newest(intents.REFUND_ID)
     order = c.near(refund_id, intents.ORDER_ID) if refund_id else None
     texts = knowledge_texts(result, "refund")[:1]
-    return Reply(replies.refund_timing(c.lang, texts, refund_id, order))
+    return Reply(replies.refund_timing(c.lang, texts, order))
 
 
 def search(c: Conversation, query: str, thought: str, about: Any = ()

@@ -16,7 +16,7 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 # -- ids and names. Lookarounds keep an order number from matching inside a date, a
 # price (¥19999), a refund number or a tracking number.
-ORDER_ID = re.compile(r"(?<![A-Za-z\d¥$.,])\d{5}(?![\d,]|\.\d)")
+ORDER_ID = re.compile(r"(?<![A-Za-z\d¥$.,])\d{5}(?!\d|,\d{3}|\.\d)")
 REFUND_ID = re.compile(r"(?<![A-Za-z])RF\d{11}(?!\d)")
 TRACKING_ID = re.compile(r"(?<![A-Za-z])(?!RF\d{11})[A-Z]{2}\d{10}(?!\d)")
 AMOUNT = re.compile(r"¥\s?\d[\d,]*(?:\.\d+)?(?:[–-]\d+)?")

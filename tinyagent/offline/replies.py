@@ -139,18 +139,14 @@ def refund_done(lang: str, r: Result) -> str:
     return text
 
 
-def refund_timing(lang: str, texts: list[str], refund_id: str | None,
-                  order_id: str | None) -> str:
+def refund_timing(lang: str, texts: list[str], order_id: str | None) -> str:
     if not texts:
         return say(lang, "Sorry, I couldn't find how long refunds take.",
                    "抱歉，没有查到退款到账的时间。")
     text = say(lang, " ".join(texts), "根据我们的规定：" + " ".join(texts))
-    if refund_id:
-        order = ""
-        if order_id:
-            order = say(lang, f" (order {order_id})", f"（订单 {order_id}）")
-        text += say(lang, f" Your refund number is {refund_id}{order}.",
-                    f" 您的退款编号是 {refund_id}{order}。")
+    if order_id:
+        text += say(lang, f" That applies to your refund for order {order_id}.",
+                    f" 您订单 {order_id} 的退款也是如此。")
     return text
 
 

@@ -1,0 +1,97 @@
+"""Rules of HybridChatMemory (notebook 05): a verbatim window + incremental summary."""
+
+from tinyagent.llm import ChatResponse, LlmClient, Usage
+from tinyagent.memory import SUMMARY_HEADER, HybridChatMemory
+from tinyagent.memory.summarizer import render
+from tinyagent.messages import ChatMessage, Role
+
+
+class FakeLlm:
+    """Replies "- summary N"; records the transcript of every request."""
+
+    def __init__(self):
+        self.seen = []
+
+    def chat(self, messages, tools=None):
+        self.seen.append(messages[1].content)
+        return ChatResponse(f"- summary {len(self.seen)}", usage=Usage(20, 5))
+
+
+def chat(turns):
+    return [m for i in range(turns) for m in (ChatMessage.user(f"question {i}"),
+                                              ChatMessage.assistant(f"answer {i}"))]
+
+
+def test_the_newest_recent_size_messages_stay_verbatim():
+    """After every add, the newest recent_size messages are exactly the last added."""
+    memory, added = HybridChatMemory(FakeLlm(), recent_size=4, summary_threshold=6), []
+    for message in chat(10):
+        memory.add(message)
+        added.append(message)
+        assert memory.messages()[-4:] == added[-4:]
+
+
+def test_the_summarizer_runs_only_past_summary_threshold():
+    """No call while at most summary_threshold messages are held verbatim."""
+    llm = FakeLlm()
+    memory = HybridChatMemory(llm, recent_size=2, summary_threshold=6)
+    for message in chat(3):
+        memory.add(message)
+    assert llm.seen == [] and memory.summary is None
+    memory.add(ChatMessage.user("one more"))
+    assert len(llm.seen) == 1 and memory.compression_count == 1
+
+
+def test_the_merge_is_incremental():
+    """Each call gets the previous summary and only the newly overflowed messages,
+    never the whole history again."""
+    llm = FakeLlm()
+    memory = HybridChatMemory(llm, recent_size=2, summary_threshold=4)
+    conversation = chat(6)
+    for message in conversation:
+        memory.add(message)
+    assert len(llm.seen) == 4
+    for i, transcript in enumerate(llm.seen):
+        previous = "(none)" if i == 0 else f"- summary {i}"
+        assert transcript == (f"Previous summary:\n{previous}\n\n"
+                              f"New messages:\n{render(conversation[2 * i:2 * i + 2])}")
+
+
+def test_what_the_model_sees_is_summary_then_window():
+    """messages(): the fenced summary (system) first, then the verbatim window."""
+    memory = HybridChatMemory(FakeLlm(), recent_size=2, summary_threshold=4)
+    for message in chat(4):
+        memory.add(message)
+    roles = [m.role for m in memory.messages()]
+    assert roles[0] is Role.SYSTEM and Role.SYSTEM not in roles[1:]
+    assert memory.messages()[0].content.startswith(SUMMARY_HEADER)
+    assert len(memory) == 1 + len(memory.messages()[1:]) == memory.stats()["messages"]
+
+
+def test_repr_uses_the_hybrid_names():
+    """The repr speaks of recent_size and summary_threshold, as the design does."""
+    memory = HybridChatMemory(FakeLlm(), recent_size=6, summary_threshold=10)
+    assert repr(memory) == ("HybridChatMemory(recent_size=6, summary_threshold=10, "
+                            "compression_count=0, messages=0, tokens=0)")
+
+
+def test_the_six_turn_demo_keeps_the_refund_number_in_the_summary():
+    """Hybrid 6/10 over the six-turn demo with the offline summarizer: the refund
+    number of turn 2 has left the window and is in the summary."""
+    turns = [("Where is my order 88231?", "Order 88231 was delivered on 2026-06-22."),
+             ("I want a refund, this vacuum won't go back to its dock",
+              "Refund RF20260701001 for order 88231 is approved."),
+             ("How long until the refund arrives?", "1-3 business days."),
+             ("Do you have any new robot vacuums to recommend?", "The S20 Pro, ¥2499."),
+             ("How much is the S20 Pro?", "¥2499, ¥200 off until 2026-07-15."),
+             ("By the way, what was that refund number again?", "RF20260701001.")]
+    memory = HybridChatMemory(LlmClient(offline=True), recent_size=6,
+                              summary_threshold=10)
+    for question, answer in turns[:5]:
+        memory.add(ChatMessage.user(question))
+        memory.add(ChatMessage.assistant(answer))
+    memory.add(ChatMessage.user(turns[5][0]))  # turn 6 in: 11 held, compression fires
+    assert memory.compression_count == 1 and memory.stats()["fallbacks"] == 0
+    assert "RF20260701001" in memory.summary
+    window = " ".join(m.content for m in memory.messages()[1:])
+    assert "RF20260701001" not in window and "How much is the S20 Pro?" in window

@@ -1,0 +1,177 @@
+"""Properties of every strategy over random conversations with tool calls (hypothesis).
+
+Each conversation is a list of turns: a user message, maybe tool calls with their
+results, an answer; order, tracking and refund numbers are sprinkled in the text.
+"""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tinyagent.llm import ChatResponse, LlmError, Usage
+from tinyagent.memory import (
+    HybridChatMemory,
+    InMemoryChatMemory,
+    SlidingWindowChatMemory,
+    SummaryChatMemory,
+    TokenWindowChatMemory,
+    split_turns,
+)
+from tinyagent.memory.summarizer import SUMMARY_FOOTER
+from tinyagent.messages import ChatMessage, Role, ToolCall
+from tinyagent.tokens import count_message_tokens
+
+FAST = settings(max_examples=60, deadline=None)
+
+ids = st.one_of(st.integers(10000, 99999).map(str),
+                st.integers(0, 10**10 - 1).map(lambda n: f"SF{n:010d}"),
+                st.integers(0, 10**11 - 1).map(lambda n: f"RF{n:011d}"))
+words = st.sampled_from(["refund", "where", "thanks", "退款", "物流", "ok", "¥1999"])
+turn_specs = st.tuples(st.lists(st.one_of(ids, words), max_size=3),  # user text
+                       st.integers(0, 2),  # tool calls in the turn
+                       st.lists(st.one_of(ids, words), max_size=3))  # answer text
+
+
+def build(specs):
+    """Messages from turn specs; tool-call ids are unique in the conversation."""
+    messages = []
+    for t, (asked, calls, answered) in enumerate(specs):
+        messages.append(ChatMessage.user("q " + " ".join(asked)))
+        made = [ToolCall(f"call_{t}_{k}", "queryOrder", {"order_id": "88231"})
+                for k in range(calls)]
+        if made:
+            messages.append(ChatMessage.assistant("", made))
+            messages += [ChatMessage.tool(c.id, '{"ok": true}') for c in made]
+        messages.append(ChatMessage.assistant("a " + " ".join(answered)))
+    return messages
+
+
+conversations = st.lists(turn_specs, min_size=1, max_size=20).map(build)
+
+
+class ScriptedLlm:
+    """A summarizer that behaves per `mode`: ok, raise, empty, or drops every id."""
+
+    def __init__(self, mode):
+        self.mode = mode
+
+    def chat(self, messages, tools=None):
+        if self.mode == "raise":
+            raise LlmError("model call failed: HTTP 500")
+        text = {"ok": "- " + messages[1].content[-300:].replace("\n", "\n- "),
+                "empty": "  ", "drops ids": f"- all fine\n{SUMMARY_FOOTER}"}[self.mode]
+        return ChatResponse(text, usage=Usage(10, 5))
+
+
+def every_strategy(llm):
+    return [InMemoryChatMemory(), SlidingWindowChatMemory(3),
+            SlidingWindowChatMemory(6), TokenWindowChatMemory(60),
+            SummaryChatMemory(llm, threshold=4, keep_recent=2),
+            SummaryChatMemory(llm, threshold=7, keep_recent=3),
+            HybridChatMemory(llm, recent_size=2, summary_threshold=3),
+            HybridChatMemory(llm, recent_size=5, summary_threshold=8)]
+
+
+def tool_results_have_their_calls(held):
+    """No tool message before (or without) the call it answers; none first."""
+    called = set()
+    for m in held:
+        called.update(c.id for c in m.tool_calls)
+        if m.role is Role.TOOL and m.tool_call_id not in called:
+            return False
+    return not held or held[0].role is not Role.TOOL
+
+
+def calls_have_their_results(held):
+    answered = {m.tool_call_id for m in held if m.role is Role.TOOL}
+    return all(c.id in answered for m in held for c in m.tool_calls)
+
+
+def newest_turns_within(added, fits):
+    """The reference window: newest whole turns while `fits(kept)`; at least one."""
+    kept = []
+    for turn in reversed(split_turns(added)):
+        if kept and not fits(turn + kept):
+            break
+        kept = turn + kept
+    return kept
+
+
+@FAST
+@given(conversations, st.sampled_from(["ok", "raise", "empty", "drops ids"]))
+def test_no_strategy_ever_returns_an_orphan(conversation, mode):
+    """After every add no tool result lacks its call and nothing starts with a tool;
+    after every complete turn no call lacks its results."""
+    memories = every_strategy(ScriptedLlm(mode))
+    ends = {len(sum(split_turns(conversation)[:i + 1], []))
+            for i in range(len(split_turns(conversation)))}
+    for n, message in enumerate(conversation, 1):
+        for memory in memories:
+            memory.add(message)
+            held = memory.messages()
+            assert tool_results_have_their_calls(held), memory
+            assert n not in ends or calls_have_their_results(held), memory
+
+
+@FAST
+@given(conversations, st.integers(2, 12))
+def test_the_window_holds_the_newest_whole_turns_that_fit(conversation, size):
+    """After every add, the window equals the newest whole turns within max_messages
+    (a lone oversize newest turn included): never more, never a cut turn."""
+    memory, added = SlidingWindowChatMemory(size), []
+    for message in conversation:
+        memory.add(message)
+        added.append(message)
+        expected = newest_turns_within(added, lambda kept: len(kept) <= size)
+        assert memory.messages() == expected
+        assert len(memory) <= size or len(split_turns(expected)) == 1
+
+
+@FAST
+@given(conversations, st.integers(1, 200))
+def test_the_token_window_holds_the_newest_whole_turns_that_fit(conversation, budget):
+    """After every add, the token window equals the newest whole turns within
+    max_tokens, and its running total equals a recount."""
+    memory, added = TokenWindowChatMemory(budget), []
+    tokens = lambda kept: sum(count_message_tokens(m) for m in kept)  # noqa: E731
+    for message in conversation:
+        memory.add(message)
+        added.append(message)
+        assert memory.messages() == newest_turns_within(
+            added, lambda kept: tokens(kept) <= budget)
+        assert memory.tokens == tokens(memory.messages())
+
+
+@FAST
+@given(conversations, st.integers(2, 8), st.integers(1, 6),
+       st.sampled_from(["ok", "raise"]))
+def test_hybrid_keeps_the_newest_recent_size_verbatim(conversation, recent, extra,
+                                                      mode):
+    """After every add, the last recent_size messages are exactly the last added,
+    and the verbatim part starts on a turn boundary."""
+    memory = HybridChatMemory(ScriptedLlm(mode), recent_size=recent,
+                              summary_threshold=recent + extra)
+    for n, message in enumerate(conversation, 1):
+        memory.add(message)
+        held = memory.messages()
+        assert held[-recent:] == conversation[max(0, n - recent):n]
+        verbatim = held[1:] if memory.summary is not None else held
+        assert verbatim[0].role is Role.USER
+
+
+@FAST
+@given(st.lists(st.tuples(st.lists(ids, min_size=1, max_size=3), st.integers(0, 2),
+                          st.lists(ids, max_size=2)), min_size=1, max_size=20),
+       st.sampled_from(["raise", "empty", "drops ids"]))
+def test_a_failing_summarizer_loses_no_id(specs, mode):
+    """Whatever the summarizer does wrong, every order, tracking and refund number
+    ever added is still in messages() (the summary included)."""
+    conversation = build(specs)
+    added = {i for asked, _, answered in specs for i in asked + answered}
+    for memory in every_strategy(ScriptedLlm(mode))[4:]:  # the summary memories
+        for message in conversation:
+            memory.add(message)
+        text = "\n".join(m.content for m in memory.messages())
+        missing = {i for i in added if not re.search(rf"(?<![\dA-Z]){i}(?!\d)", text)}
+        assert not missing, (memory, missing)

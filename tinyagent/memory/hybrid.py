@@ -1,0 +1,41 @@
+"""HybridChatMemory: a window of recent messages verbatim + an incremental summary.
+
+Introduced in notebook 05. The newest `recent_size` messages always stay verbatim,
+word for word, so "it" and "that order" resolve as well as with a window; whatever
+overflows is not dropped but merged into a running summary. The merge is
+incremental: the model sees the previous summary and only the newly overflowed
+messages, never the whole history again, so a compression costs the same at turn 6
+and at turn 600. `summary_threshold` batches the overflow: the summarizer runs when
+`summary_threshold` messages are held verbatim, not on every add.
+
+In code this is SummaryChatMemory seen from the window's side: same compression,
+same summarizer and guards, named and checked as the TinyAgent design names them
+(recent_size >= 2, summary_threshold > recent_size). The BitMall agent uses 6/12;
+the six-turn demo uses 6/10. Left out: batching by turns, async refresh and
+persistence (notebook 07).
+"""
+
+from __future__ import annotations
+
+from .base import BaseChatMemory, check_size
+from .summarizer import SupportsChat
+from .summary import SummaryChatMemory
+
+
+class HybridChatMemory(SummaryChatMemory):
+    """The newest `recent_size` messages verbatim + a summary of everything older."""
+
+    _repr_fields = ("recent_size", "summary_threshold", "compression_count")
+
+    def __init__(self, llm: SupportsChat, recent_size: int = 6,
+                 summary_threshold: int = 12, *, max_summary_chars: int = 1500) -> None:
+        check_size("recent_size", recent_size, 2, "the last question and its answer")
+        if summary_threshold <= recent_size:
+            raise ValueError(f"summary_threshold must be > recent_size (got "
+                             f"summary_threshold={summary_threshold}, recent_size="
+                             f"{recent_size}): otherwise every add would call the "
+                             "summarizer")
+        BaseChatMemory.__init__(self)  # skip SummaryChatMemory's checks: ours differ
+        self.recent_size, self.summary_threshold = recent_size, summary_threshold
+        self._setup(llm, threshold=summary_threshold, keep_recent=recent_size,
+                    max_summary_chars=max_summary_chars)

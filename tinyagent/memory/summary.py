@@ -1,0 +1,103 @@
+"""SummaryChatMemory: compress the old part of the conversation instead of dropping it.
+
+Introduced in notebook 04. A window forgets; this memory has the model write down what
+matters first. Once `threshold` messages are held, everything but the newest `keep_recent` is
+compressed into one summary, the old summary going back in with those messages, so a
+fact from turn 1 can survive to turn 50. The price: a model call per compression
+(`stats()` counts calls and tokens), and a summary can lose facts (the entity guard in
+summarizer.py keeps the numbers). `messages()` starts with the summary, a system
+message fenced as reference data, then the recent messages verbatim; only those count
+toward `threshold`. Cuts fall between turns: the newest turns holding at least
+`keep_recent` messages stay verbatim. Left out: structured summaries and compressing
+in the background (notebook 07)."""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+from ..messages import ChatMessage
+from ..tokens import count_message_tokens
+from .base import BaseChatMemory, check_size
+from .summarizer import Summarizer, SupportsChat, summary_message
+
+
+class SummaryChatMemory(BaseChatMemory):
+    """A summary of the old turns + the newest `keep_recent` messages verbatim."""
+
+    _repr_fields = ("threshold", "keep_recent", "compression_count")
+
+    def __init__(self, llm: SupportsChat, threshold: int = 10, keep_recent: int = 4,
+                 *, max_summary_chars: int = 1500) -> None:
+        check_size("threshold", threshold, 4, "keep_recent >= 2, plus 2 to compress")
+        check_size("keep_recent", keep_recent, 2, "the last question and its answer")
+        if keep_recent >= threshold:
+            raise ValueError(f"keep_recent must be < threshold (got keep_recent="
+                             f"{keep_recent}, threshold={threshold}): otherwise "
+                             "compression never fires")
+        super().__init__()
+        self._setup(llm, threshold, keep_recent, max_summary_chars)
+
+    def _setup(self, llm: SupportsChat, threshold: int, keep_recent: int,
+               max_summary_chars: int) -> None:
+        """Settings and state, shared with HybridChatMemory (which checks its own)."""
+        self.summarizer = Summarizer(llm, max_summary_chars)
+        self.threshold, self.keep_recent = threshold, keep_recent
+        self._start_over()
+
+    def _start_over(self) -> None:
+        self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
+        self._summary_text: str | None = None
+        self.compression_count = 0
+        self.summarizer.reset()
+
+    @property
+    def summary(self) -> str | None:
+        """The current summary (None until the first compression)."""
+        return self._summary_text
+
+    def _trim(self) -> None:
+        # ">=": the agent commits a turn when it ends, so memory holding `threshold`
+        # messages means the next request would be past it (TinyAgent adds the user
+        # message first and compresses at threshold + 1: the same moment).
+        if len(self._messages) >= self.threshold:
+            self._compress()
+
+    def _compress(self) -> None:
+        # Whole turns, oldest first, while the rest still holds keep_recent messages.
+        cut = 0
+        for size in self._turn_sizes():
+            if len(self._messages) - cut - size < self.keep_recent:
+                break
+            cut += size
+        if not cut:  # one long turn: nothing is old enough to compress yet
+            return
+        span = list(islice(self._messages, cut))
+        summary = self.summarizer.summarize(self.summary, span)  # falls back, no raise
+        self._pop_oldest(cut)  # only now: an interrupted call loses nothing
+        self._summary_text, self._summary = summary, summary_message(summary)
+        self.compression_count += 1
+
+    # -- the contract: the summary first, then the verbatim messages
+    def messages(self) -> list[ChatMessage]:
+        head = [self._summary] if self._summary else []
+        return head + list(self._messages)
+
+    def clear(self) -> None:
+        super().clear()
+        self._start_over()
+
+    # -- looking inside: len and tokens describe what messages() returns
+    def __len__(self) -> int:
+        return len(self._messages) + (self._summary is not None)
+
+    @property
+    def tokens(self) -> int:
+        summary = count_message_tokens(self._summary) if self._summary else 0
+        return self._tokens + summary
+
+    def stats(self) -> dict[str, Any]:
+        return {**super().stats(), "compressions": self.compression_count,
+                "summarizer_calls": self.summarizer.calls,
+                "summarizer_tokens": self.summarizer.tokens,
+                "fallbacks": self.summarizer.fallbacks}
