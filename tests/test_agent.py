@@ -25,7 +25,7 @@ def names(a):
 
 @pytest.mark.parametrize("order_id", ORDERS)
 def test_without_memory_the_second_turn_asks_which_order(order_id):
-    """Stateless: turn 2 has no history, so the agent asks for the order, calls nothing."""
+    """Stateless: turn 2 has no history, so the agent asks for the order, no tool."""
     a = agent()
     a.run(f"Where is my order {order_id}?")
     assert names(a)[0] == "queryOrder"
@@ -68,7 +68,7 @@ def test_the_original_chinese_dialog():
 
 
 def test_memory_gets_user_message_and_answer_only():
-    """By default memory stores the user message and the final answer, not tool calls."""
+    """By default memory stores the user message and the final answer, no tool calls."""
     memory = InMemoryChatMemory()
     a = agent(memory)
     answer = a.run("Where is my order 88231?")
@@ -149,7 +149,8 @@ def test_stopped_turns_still_reach_memory():
     """Whatever the stop reason, the user message and the answer are committed."""
     memory = InMemoryChatMemory()
     answer = agent(memory, max_steps=1).run("Where is my order 88231?")
-    assert [m.content for m in memory.messages()] == ["Where is my order 88231?", answer]
+    contents = [m.content for m in memory.messages()]
+    assert contents == ["Where is my order 88231?", answer]
 
 
 @pytest.mark.parametrize("kwargs,message", [
@@ -197,6 +198,6 @@ def test_verbose_trace_is_deterministic(capsys):
             "Where is my order 88231?")
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
-    for part in ["User: Where is my order 88231?", "thought:", 'queryOrder(order_id="88231")',
-                 "result:", "stop: answer", "Agent: "]:
+    for part in ["User: Where is my order 88231?", "thought:", "result:",
+                 'queryOrder(order_id="88231")', "stop: answer", "Agent: "]:
         assert part in outputs[0]

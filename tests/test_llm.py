@@ -103,7 +103,8 @@ def test_tool_calls_are_parsed():
             "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
                 "role": "assistant", "content": None, "tool_calls": [{
                     "id": "call_1", "type": "function", "function": {
-                        "name": "queryOrder", "arguments": '{"order_id": "88231"}'}}]}}],
+                        "name": "queryOrder",
+                        "arguments": '{"order_id": "88231"}'}}]}}],
             "usage": {"prompt_tokens": 50, "completion_tokens": 9, "total_tokens": 59}})
     response = _real_client_answering(answer).chat(HELLO)
     assert response.content == ""

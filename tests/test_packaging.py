@@ -30,7 +30,7 @@ def test_environment_yml_lists_the_same_packages_as_pyproject():
 
 
 def test_env_example_names_the_three_variables():
-    """.env.example shows TINYAGENT_API_KEY, _API_URL and _MODEL, with no key filled in."""
+    """.env.example shows TINYAGENT_API_KEY, _API_URL and _MODEL, and no key value."""
     text = (ROOT / ".env.example").read_text()
     for name in ["TINYAGENT_API_KEY", "TINYAGENT_API_URL", "TINYAGENT_MODEL"]:
         assert re.search(rf"^{name}=", text, re.M)

@@ -54,7 +54,8 @@ def test_refund_numbers_follow_the_clock_and_a_sequence():
     first = run(registry, "applyRefund", order_id="88231", reason="won't dock")
     second = run(registry, "applyRefund", order_id="55107", reason="changed my mind")
     again = run(registry, "applyRefund", order_id="88231", reason="again")
-    assert (first["refund_id"], second["refund_id"]) == ("RF20260701001", "RF20260701002")
+    assert first["refund_id"] == "RF20260701001"
+    assert second["refund_id"] == "RF20260701002"
     assert again["refund_id"] == "RF20260701001" and "already" in again["note"]
 
 

@@ -33,13 +33,15 @@ NO_PROGRESS_JACCARD = 0.7  # thoughts this alike (character sets) count as one t
 
 APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can stop
     "max_steps": ("Sorry, I could not finish this within {max_steps} steps. Could you "
-                  "ask in a simpler way?", "抱歉，我在 {max_steps} 步内没能完成，请换个简单点的问法。"),
+                  "ask in a simpler way?",
+                  "抱歉，我在 {max_steps} 步内没能完成，请换个简单点的问法。"),
     "repeated_call": ("Sorry, I kept repeating the same lookup without getting "
                       "further. Please rephrase, or ask for a human agent.",
                       "抱歉，我一直在重复同一个查询，请换个说法或转人工客服。"),
-    "token_budget": ("Sorry, this conversation is too long for me now ({tokens} tokens, "
-                     "budget {max_tokens}). Please start a new one.",
-                     "抱歉，对话太长了（{tokens} 个 token，预算 {max_tokens}），请开启新的对话。"),
+    "token_budget": ("Sorry, this conversation is too long for me now ({tokens} "
+                     "tokens, budget {max_tokens}). Please start a new one.",
+                     "抱歉，对话太长了（{tokens} 个 token，预算 {max_tokens}），"
+                     "请开启新的对话。"),
     "no_progress": ("Sorry, I am going round in circles. Could you give me more "
                     "details?", "抱歉，我在原地打转，能再提供一些细节吗？"),
 }
@@ -60,7 +62,8 @@ class RunTrace:
 
     question: str
     answer: str = ""
-    stop_reason: str = ""  # answer | max_steps | repeated_call | token_budget | no_progress
+    # answer | max_steps | repeated_call | token_budget | no_progress
+    stop_reason: str = ""
     steps: list[Step] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)  # in call order
     prompt_tokens: list[int] = field(default_factory=list)  # one per model call
@@ -85,7 +88,8 @@ class ReActAgent:
                  verbose: bool = True, *, system_prompt: str = SYSTEM_PROMPT,
                  remember_tool_calls: bool = False) -> None:
         if max_steps < 1:
-            raise ValueError(f"max_steps must be >= 1 (one model call), got {max_steps}")
+            raise ValueError(
+                f"max_steps must be >= 1 (one model call), got {max_steps}")
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
         self.llm, self.tools, self.memory = llm, tools, memory
@@ -147,7 +151,8 @@ class ReActAgent:
                 step.results.append(result)
                 messages.append(ChatMessage.tool(call.id, result))
             self._say_step(number, step)
-            thoughts = [s.thought.strip() for s in trace.steps if s.thought.strip()][-3:]
+            thoughts = [s.thought.strip() for s in trace.steps
+                        if s.thought.strip()][-3:]
             if len(thoughts) == 3 and all(
                     jaccard(a, b) >= NO_PROGRESS_JACCARD
                     for i, a in enumerate(thoughts) for b in thoughts[i + 1:]):
@@ -186,7 +191,7 @@ class ReActAgent:
             return
         if step.thought.strip():
             print(f"  step {number} thought: {step.thought.strip()}")
-        for call, result in zip(step.tool_calls, step.results):
+        for call, result in zip(step.tool_calls, step.results, strict=True):
             args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}"
                              for k, v in call.arguments.items())
             print(f"  step {number} call:    {call.name}({args})")

@@ -128,7 +128,7 @@ class LlmClient:
 
     def chat(self, messages: list[ChatMessage],
              tools: list[dict[str, Any]] | None = None) -> ChatResponse:
-        """One Chat Completions call. Raises LlmError with the cause and what to check."""
+        """One Chat Completions call; LlmError says the cause and what to check."""
         if not messages:
             raise ValueError("chat() needs at least one message")
         request: dict[str, Any] = {"model": self.model,
@@ -161,10 +161,13 @@ class LlmClient:
         usage = completion.usage
         return ChatResponse(
             content=choice.content or "", tool_calls=calls,
-            usage=Usage(usage.prompt_tokens, usage.completion_tokens) if usage else Usage())
+            usage=Usage(usage.prompt_tokens, usage.completion_tokens)
+            if usage else Usage())
 
     def _where(self) -> str:
-        return "the offline model" if self.offline else f"{self.base_url} ({self.model})"
+        if self.offline:
+            return "the offline model"
+        return f"{self.base_url} ({self.model})"
 
 
 def _short(exc: Exception) -> str:

@@ -35,7 +35,7 @@ class ToolCall:
     arguments: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def signature(self) -> str:
-        """Name plus canonical arguments: two calls with the same signature are repeats."""
+        """Name plus canonical arguments: equal signatures mean a repeated call."""
         return f"{self.name}({json.dumps(self.arguments, sort_keys=True)})"
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,7 +69,7 @@ class ChatMessage:
         if self.role is Role.TOOL and not self.tool_call_id:
             raise ValueError("a tool message needs tool_call_id (the id of its call)")
 
-    # -- factories: ChatMessage.user("hi") reads better than ChatMessage(Role.USER, "hi")
+    # -- factories: ChatMessage.user("hi") reads better than the full constructor
     @classmethod
     def system(cls, content: str) -> ChatMessage:
         return cls(Role.SYSTEM, content)
@@ -80,7 +80,8 @@ class ChatMessage:
 
     @classmethod
     def assistant(cls, content: str = "",
-                  tool_calls: tuple[ToolCall, ...] | list[ToolCall] = ()) -> ChatMessage:
+                  tool_calls: tuple[ToolCall, ...] | list[ToolCall] = ()
+                  ) -> ChatMessage:
         return cls(Role.ASSISTANT, content, tool_calls=tuple(tool_calls))
 
     @classmethod

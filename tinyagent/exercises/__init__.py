@@ -15,23 +15,24 @@ from typing import Any
 
 # One case: what it checks, a function that returns True when it holds, and a hint.
 Case = tuple[str, Callable[[], bool], str]
-CHECKS: dict[str, Callable[[Any], Iterator[Case]]] = {}  # "03.token_window" -> cases
+Cases = Callable[[Any], Iterator[Case]]  # given the learner's code, yields its cases
+CHECKS: dict[str, Cases] = {}  # "03.token_window" -> cases
 
 
-def exercise(name: str) -> Callable[[Callable[[Any], Iterator[Case]]],
-                                    Callable[[Any], Iterator[Case]]]:
+def exercise(name: str) -> Callable[[Cases], Cases]:
     """Register a generator of cases under an exercise name."""
-    def register(cases: Callable[[Any], Iterator[Case]]) -> Callable[[Any], Iterator[Case]]:
+    def register(cases: Cases) -> Cases:
         CHECKS[name] = cases
         return cases
     return register
 
 
 def check(name: str, candidate: Any) -> bool:
-    """Run exercise `name`'s cases against `candidate`; print a line each; all passed?"""
+    """Run exercise `name`'s cases on `candidate`, a line each; True if all pass."""
     _load_all()
     if name not in CHECKS:
-        raise KeyError(f"no exercise named {name!r}; known: {', '.join(sorted(CHECKS))}")
+        known = ", ".join(sorted(CHECKS))
+        raise KeyError(f"no exercise named {name!r}; known: {known}")
     passed = total = 0
     for description, test, hint in CHECKS[name](candidate):
         total += 1

@@ -75,9 +75,9 @@ def bitmall_tools(clock: Callable[[], datetime] = lambda: store.FIXED_NOW
                                         "goes back to the original payment method")
         elif today <= date.fromisoformat(order["delivered"]) + timedelta(
                 days=RETURN_WINDOW_DAYS):
-            status, step = "approved", ("7-day return: send the item back with its "
-                                        "main accessories; return shipping ¥10–15 unless "
-                                        "it is a quality problem")
+            status, step = "approved", (
+                "7-day return: send the item back with its main accessories; return "
+                "shipping ¥10–15 unless it is a quality problem")
         else:
             status, step = "pending inspection", (
                 "past the 7-day window, handled as a quality problem: after-sales "
@@ -101,7 +101,8 @@ def bitmall_tools(clock: Callable[[], datetime] = lambda: store.FIXED_NOW
 
     def search_products(query: str) -> dict:
         q = query.lower()
-        exact = [p for p in store.PRODUCTS if q.strip() and q.strip() in p["name"].lower()]
+        exact = [p for p in store.PRODUCTS
+                 if q.strip() and q.strip() in p["name"].lower()]
         if exact:
             found = exact
         else:

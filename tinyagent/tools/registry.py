@@ -40,8 +40,8 @@ class Tool:
             "parameters": self.parameters}}
 
     def coerce(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Forgive one common model slip: a number sent where the schema says string
-        (order 88231 instead of "88231"). Anything else is left for check() to report."""
+        """Forgive one common model slip: a number where the schema says string
+        (order 88231 instead of "88231"). Anything else is left for check()."""
         props = self.parameters.get("properties", {})
         return {k: str(v) if props.get(k, {}).get("type") == "string"
                 and isinstance(v, int) and not isinstance(v, bool) else v
@@ -57,7 +57,8 @@ class Tool:
             return f"missing required argument(s): {', '.join(missing)}"
         unknown = [k for k in arguments if k not in props]
         if unknown:
-            return f"unknown argument(s): {', '.join(unknown)}; expected {sorted(props)}"
+            return (f"unknown argument(s): {', '.join(unknown)}; "
+                    f"expected {sorted(props)}")
         for key, value in arguments.items():
             expected = _JSON_TYPES.get(props[key].get("type", ""), (object,))
             if not isinstance(value, expected) or (
@@ -99,7 +100,8 @@ class ToolRegistry:
         """Run one call. Errors come back as JSON text the model can read."""
         tool = self._tools.get(call.name)
         if tool is None:
-            return _error(f"unknown tool {call.name!r}; available: {', '.join(self._tools)}")
+            available = ", ".join(self._tools)
+            return _error(f"unknown tool {call.name!r}; available: {available}")
         arguments = tool.coerce(call.arguments)
         problem = tool.check(arguments)
         if problem:
@@ -108,7 +110,9 @@ class ToolRegistry:
             result = tool.function(**arguments)
         except Exception as exc:  # a tool bug must not kill the agent's turn
             return _error(f"{call.name} failed: {type(exc).__name__}: {exc}")
-        return result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+        if isinstance(result, str):
+            return result
+        return json.dumps(result, ensure_ascii=False)
 
 
 def _error(message: str) -> str:

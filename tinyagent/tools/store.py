@@ -49,7 +49,8 @@ EVENTS: dict[str, list[tuple[str, str]]] = {
 }
 
 PRODUCTS: list[dict] = [
-    {"name": "BitMall S10 Lite Robot Vacuum", "price": 1599, "new": False, "offer": None,
+    {"name": "BitMall S10 Lite Robot Vacuum", "price": 1599, "new": False,
+     "offer": None,
      "features": "entry model: mapping, auto-recharge dock",
      "keywords": "robot vacuum cleaner 扫地机 扫地机器人"},
     {"name": "BitMall S10 Pro Robot Vacuum", "price": 1999, "new": False, "offer": None,
@@ -72,8 +73,8 @@ PRODUCTS: list[dict] = [
 
 KNOWLEDGE: list[dict] = [
     {"topic": "7-day return",
-     "text": "Returns without a reason are accepted within 7 days, counted from the day "
-             "after delivery, if the item and its main accessories are complete.",
+     "text": "Returns without a reason are accepted within 7 days, counted from the "
+             "day after delivery, if the item and its main accessories are complete.",
      "keywords": "return returns 7-day seven days no reason policy 退货 七天 无理由"},
     {"topic": "quality problems",
      "text": "Quality problems have no 7-day limit but need an after-sales inspection "
