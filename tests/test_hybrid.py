@@ -1,25 +1,10 @@
 """Rules of HybridChatMemory (notebook 05): a verbatim window + incremental summary."""
 
-from tinyagent.llm import ChatResponse, LlmClient, Usage
+from conftest import FakeLlm, chat
+from tinyagent.llm import LlmClient
 from tinyagent.memory import SUMMARY_HEADER, HybridChatMemory
 from tinyagent.memory.summarizer import render
 from tinyagent.messages import ChatMessage, Role
-
-
-class FakeLlm:
-    """Replies "- summary N"; records the transcript of every request."""
-
-    def __init__(self):
-        self.seen = []
-
-    def chat(self, messages, tools=None):
-        self.seen.append(messages[1].content)
-        return ChatResponse(f"- summary {len(self.seen)}", usage=Usage(20, 5))
-
-
-def chat(turns):
-    return [m for i in range(turns) for m in (ChatMessage.user(f"question {i}"),
-                                              ChatMessage.assistant(f"answer {i}"))]
 
 
 def test_the_newest_recent_size_messages_stay_verbatim():
@@ -31,15 +16,18 @@ def test_the_newest_recent_size_messages_stay_verbatim():
         assert memory.messages()[-4:] == added[-4:]
 
 
-def test_the_summarizer_runs_only_past_summary_threshold():
-    """No call while at most summary_threshold messages are held verbatim."""
+def test_the_summarizer_runs_only_at_summary_threshold():
+    """No call while fewer than summary_threshold messages are held verbatim; the add
+    that makes summary_threshold calls it once and leaves the newest recent_size."""
     llm = FakeLlm()
     memory = HybridChatMemory(llm, recent_size=2, summary_threshold=6)
-    for message in chat(3):
+    conversation = chat(3)
+    for message in conversation[:5]:
         memory.add(message)
     assert llm.seen == [] and memory.summary is None
-    memory.add(ChatMessage.user("one more"))
+    memory.add(conversation[5])
     assert len(llm.seen) == 1 and memory.compression_count == 1
+    assert memory.messages()[1:] == conversation[4:]
 
 
 def test_the_merge_is_incremental():
@@ -50,7 +38,7 @@ def test_the_merge_is_incremental():
     conversation = chat(6)
     for message in conversation:
         memory.add(message)
-    assert len(llm.seen) == 4
+    assert len(llm.seen) == 5  # at 4, 6, 8, 10 and 12 messages: one turn each
     for i, transcript in enumerate(llm.seen):
         previous = "(none)" if i == 0 else f"- summary {i}"
         assert transcript == (f"Previous summary:\n{previous}\n\n"
@@ -87,10 +75,12 @@ def test_the_six_turn_demo_keeps_the_refund_number_in_the_summary():
              ("By the way, what was that refund number again?", "RF20260701001.")]
     memory = HybridChatMemory(LlmClient(offline=True), recent_size=6,
                               summary_threshold=10)
-    for question, answer in turns[:5]:
+    for i, (question, answer) in enumerate(turns[:5]):
+        assert memory.compression_count == 0, f"compressed before turn {i + 1}"
         memory.add(ChatMessage.user(question))
         memory.add(ChatMessage.assistant(answer))
-    memory.add(ChatMessage.user(turns[5][0]))  # turn 6 in: 11 held, compression fires
+    assert memory.compression_count == 1  # turn 5 made 10 held: turn 6 will see it
+    memory.add(ChatMessage.user(turns[5][0]))  # turn 6 in: 7 held, no compression
     assert memory.compression_count == 1 and memory.stats()["fallbacks"] == 0
     assert "RF20260701001" in memory.summary
     window = " ".join(m.content for m in memory.messages()[1:])

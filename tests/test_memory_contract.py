@@ -8,7 +8,7 @@ the bad parameter and the rule.
 import pytest
 
 import tinyagent.tokens
-from tinyagent.llm import ChatResponse, Usage
+from conftest import FakeLlm
 from tinyagent.memory import (
     ChatMemory,
     HybridChatMemory,
@@ -19,14 +19,6 @@ from tinyagent.memory import (
 )
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.tokens import count_message_tokens
-
-
-class FakeLlm:
-    """A summarizer stand-in: a fixed summary, usage 10 + 5 tokens a call."""
-
-    def chat(self, messages, tools=None):
-        return ChatResponse("- order 88231 delivered", usage=Usage(10, 5))
-
 
 STRATEGIES = {
     "in-memory": InMemoryChatMemory,

@@ -9,7 +9,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyagent.llm import ChatResponse, LlmError, Usage
+from conftest import FakeLlm
+from tinyagent.llm import LlmError
 from tinyagent.memory import (
     HybridChatMemory,
     InMemoryChatMemory,
@@ -50,18 +51,14 @@ def build(specs):
 conversations = st.lists(turn_specs, min_size=1, max_size=20).map(build)
 
 
-class ScriptedLlm:
-    """A summarizer that behaves per `mode`: ok, raise, empty, or drops every id."""
-
-    def __init__(self, mode):
-        self.mode = mode
-
-    def chat(self, messages, tools=None):
-        if self.mode == "raise":
-            raise LlmError("model call failed: HTTP 500")
-        text = {"ok": "- " + messages[1].content[-300:].replace("\n", "\n- "),
-                "empty": "  ", "drops ids": f"- all fine\n{SUMMARY_FOOTER}"}[self.mode]
-        return ChatResponse(text, usage=Usage(10, 5))
+# Summarizers that behave per mode: ok, raise, empty, or drop every id.
+SUMMARIZERS = {
+    "ok": lambda: FakeLlm(
+        lambda messages: "- " + messages[1].content[-300:].replace("\n", "\n- ")),
+    "raise": lambda: FakeLlm(LlmError("model call failed: HTTP 500")),
+    "empty": lambda: FakeLlm("  "),
+    "drops ids": lambda: FakeLlm(f"- all fine\n{SUMMARY_FOOTER}"),
+}
 
 
 def every_strategy(llm):
@@ -103,7 +100,7 @@ def newest_turns_within(added, fits):
 def test_no_strategy_ever_returns_an_orphan(conversation, mode):
     """After every add no tool result lacks its call and nothing starts with a tool;
     after every complete turn no call lacks its results."""
-    memories = every_strategy(ScriptedLlm(mode))
+    memories = every_strategy(SUMMARIZERS[mode]())
     ends = {len(sum(split_turns(conversation)[:i + 1], []))
             for i in range(len(split_turns(conversation)))}
     for n, message in enumerate(conversation, 1):
@@ -150,7 +147,7 @@ def test_hybrid_keeps_the_newest_recent_size_verbatim(conversation, recent, extr
                                                       mode):
     """After every add, the last recent_size messages are exactly the last added,
     and the verbatim part starts on a turn boundary."""
-    memory = HybridChatMemory(ScriptedLlm(mode), recent_size=recent,
+    memory = HybridChatMemory(SUMMARIZERS[mode](), recent_size=recent,
                               summary_threshold=recent + extra)
     for n, message in enumerate(conversation, 1):
         memory.add(message)
@@ -169,7 +166,7 @@ def test_a_failing_summarizer_loses_no_id(specs, mode):
     ever added is still in messages() (the summary included)."""
     conversation = build(specs)
     added = {i for asked, _, answered in specs for i in asked + answered}
-    for memory in every_strategy(ScriptedLlm(mode))[4:]:  # the summary memories
+    for memory in every_strategy(SUMMARIZERS[mode]())[4:]:  # the summary memories
         for message in conversation:
             memory.add(message)
         text = "\n".join(m.content for m in memory.messages())

@@ -2,6 +2,7 @@
 
 import pytest
 
+from conftest import FakeLlm
 from tinyagent.llm import ChatResponse, LlmClient, LlmError, Usage
 from tinyagent.memory.summarizer import (
     IDS_LINE,
@@ -13,20 +14,6 @@ from tinyagent.memory.summarizer import (
     summary_message,
 )
 from tinyagent.messages import ChatMessage, ToolCall
-
-
-class FakeLlm:
-    """Replies `reply` (a str) or raises it (an exception); records every request."""
-
-    def __init__(self, reply="- a summary"):
-        self.reply, self.requests = reply, []
-
-    def chat(self, messages, tools=None):
-        self.requests.append((list(messages), tools))
-        if isinstance(self.reply, Exception):
-            raise self.reply
-        return ChatResponse(self.reply, usage=Usage(30, 10))
-
 
 CALL = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
 SPAN = [ChatMessage.user("Where is my order 88231?"),
@@ -125,7 +112,7 @@ def test_calls_and_tokens_are_counted():
     for _ in range(3):
         ok.summarize(None, SPAN[:1])
         failing.summarize(None, SPAN[:1])
-    assert (ok.calls, ok.tokens, ok.fallbacks) == (3, 120, 0)
+    assert (ok.calls, ok.tokens, ok.fallbacks) == (3, 75, 0)
     assert (failing.calls, failing.tokens, failing.fallbacks) == (3, 0, 3)
 
 

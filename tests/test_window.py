@@ -2,14 +2,9 @@
 
 import pytest
 
+from conftest import chat
 from tinyagent.memory import SlidingWindowChatMemory
 from tinyagent.messages import ChatMessage, Role, ToolCall
-
-
-def chat(turns):
-    """A plain user/assistant conversation of `turns` exchanges."""
-    return [m for i in range(turns) for m in (ChatMessage.user(f"question {i}"),
-                                              ChatMessage.assistant(f"answer {i}"))]
 
 
 def tool_turn(i, calls=1):

@@ -49,8 +49,17 @@ def print_memory(memory: ChatMemory | None, width: int = 80) -> None:
     if memory is None:
         print("(no memory)")
         return
+    from .memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER
+
     for i, message in enumerate(memory.messages(), 1):
-        print(f"{i:>2}. [{message.role.value}] {message.preview(width)}")
+        label, text = message.role.value, message.preview(10**6)
+        if text.startswith(SUMMARY_HEADER):  # show the summary, not its fence
+            label = "summary"
+            text = text.removeprefix(SUMMARY_HEADER).removesuffix(SUMMARY_FOOTER)
+        prefix = f"{i:>2}. [{label}] "
+        text = text.strip()
+        cut = width - len(prefix)
+        print(prefix + (text if len(text) <= cut else text[: cut - 1] + "…"))
 
 
 def demo(lang: str) -> int:
