@@ -120,18 +120,16 @@ def test_the_final_summary_keeps_the_order_and_refund_numbers(lang, name):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_print_memory_prints_one_short_numbered_line_a_message(lang, capsys):
-    """After the hybrid demo: one line a message, numbered from 1, the role in
-    brackets, the text cut at 80 characters."""
+    """After the hybrid demo: one line a message, numbered from 1, the role (or
+    "summary", without its fence) in brackets, each line at most 80 characters."""
     memory, _, _ = play(lang, "hybrid")
     print_memory(memory)
     lines = capsys.readouterr().out.splitlines()
     held = memory.messages()
     assert len(lines) == len(held) == 9  # the summary + turns 3-6
     for number, (line, message) in enumerate(zip(lines, held, strict=True), 1):
-        prefix = f"{number:>2}. [{message.role.value}] "
-        assert line.startswith(prefix)
-        text = line[len(prefix):]
-        assert 0 < len(text) <= 80 and "\n" not in text
-        assert len(line) <= 96  # "NN. [assistant] " + 80
-    assert lines[0].startswith(f" 1. [system] {SUMMARY_HEADER[:20]}")
+        label = "summary" if number == 1 else message.role.value
+        assert line.startswith(f"{number:>2}. [{label}] ")
+        assert len(line) <= 80 and "\n" not in line
+    assert SUMMARY_HEADER[:20] not in lines[0] and "88231" in lines[0]
     assert REFUND in lines[-1]  # turn 6's answer, short enough to print whole
