@@ -111,7 +111,7 @@ def test_max_steps_guard():
     """A question that needs a tool, with max_steps=1, stops with max_steps."""
     a = agent(max_steps=1)
     answer = a.run("Where is my order 88231?")
-    assert a.last_trace.stop_reason == "max_steps" and "1 steps" in answer
+    assert a.last_trace.stop_reason == "max_steps" and "within 1 step." in answer
 
 
 def test_token_budget_guard():

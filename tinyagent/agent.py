@@ -32,8 +32,8 @@ REPEAT_NOTICE = ("You already called {call} with the same arguments; answer from
 NO_PROGRESS_JACCARD = 0.7  # thoughts this alike (character sets) count as one thought
 
 APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can stop
-    "max_steps": ("Sorry, I could not finish this within {max_steps} steps. Could you "
-                  "ask in a simpler way?",
+    "max_steps": ("Sorry, I could not finish this within {steps}. Could you ask in a "
+                  "simpler way?",
                   "抱歉，我在 {max_steps} 步内没能完成，请换个简单点的问法。"),
     "repeated_call": ("Sorry, I kept repeating the same lookup without getting "
                       "further. Please rephrase, or ask for a human agent.",
@@ -166,7 +166,9 @@ class ReActAgent:
         if reason != "answer":
             english, chinese = APOLOGIES[reason]
             template = chinese if is_chinese(trace.question) else english
-            trace.answer = template.format(max_steps=self.max_steps, tokens=tokens,
+            steps = f"{self.max_steps} step" + "s" * (self.max_steps != 1)
+            trace.answer = template.format(steps=steps, max_steps=self.max_steps,
+                                           tokens=tokens,
                                            max_tokens=self.budget.max_tokens)
         answer = ChatMessage.assistant(trace.answer)
         if self.memory is not None:
