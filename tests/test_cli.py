@@ -48,7 +48,7 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
     lines = memory.splitlines()[1:]
     assert [line[:4] for line in lines] == [f"{i:>2}. " for i in
                                             range(1, len(lines) + 1)]
-    assert len(lines) == 9 and "[system]" in lines[0]  # summary + turns 3-6
+    assert len(lines) == 9 and "[summary]" in lines[0]  # summary + turns 3-6
 
 
 def test_the_demo_prints_the_same_twice(capsys):

@@ -180,7 +180,9 @@ def _short(exc: Exception) -> str:
 
 
 def _hint(status: int) -> str:
-    return {401: "Check TINYAGENT_API_KEY.", 403: "Check the key's permissions.",
+    return {400: "The provider rejected the request itself: check the messages sent "
+                 "(e.g. a tool result without its call).",
+            401: "Check TINYAGENT_API_KEY.", 403: "Check the key's permissions.",
             404: "Check TINYAGENT_API_URL and TINYAGENT_MODEL.",
             429: "Rate limited: wait, or lower the request rate."}.get(
         status, "Check the provider's status, TINYAGENT_API_URL and TINYAGENT_MODEL.")

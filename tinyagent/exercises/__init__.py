@@ -41,7 +41,8 @@ def check(name: str, candidate: Any) -> bool:
         except NotImplementedError:
             ok, why = False, "not implemented yet: " + hint
         except Exception as exc:  # the learner's code crashed: show what, not where
-            ok, why = False, f"{type(exc).__name__}: {exc}. {hint}"
+            message = str(exc).rstrip(". ")
+            ok, why = False, f"{type(exc).__name__}: {message}. {hint}"
         passed += ok
         print(f"✅ {description}" if ok else f"❌ {description} — {why}")
     verdict = "well done!" if passed == total else "not yet — keep going."

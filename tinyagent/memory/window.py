@@ -1,7 +1,7 @@
 """SlidingWindowChatMemory: keep the newest messages, forget the rest.
 
 Introduced in notebook 03. The first bound on memory: the prompt stops growing, at
-the price of forgetting (with a window of 6 messages, turn 4 no longer sees turn 1).
+the price of forgetting (with a window of 4 messages, turn 4 no longer sees turn 1).
 It counts messages, as the TinyAgent design does; `from_rounds(3)` says the same in
 the Nexus way (one round = one user + one assistant message, so 6 messages).
 

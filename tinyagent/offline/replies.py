@@ -204,8 +204,9 @@ def recall(lang: str, kind: str, value: str, order_id: str | None) -> str:
 
 def recall_missing(lang: str, kind: str) -> str:
     english, chinese = ID_LABELS[kind]
-    return say(lang, f"I can't find a {english} in our conversation. If you tell me "
-                     "the order number, I can look it up for you.",
+    article = "an" if english[0] in "aeiou" else "a"
+    return say(lang, f"I can't find {article} {english} in our conversation. If you "
+                     "tell me the order number, I can look it up for you.",
                f"我们的对话里没有{chinese}。请告诉我订单号，我可以帮您查询。")
 
 

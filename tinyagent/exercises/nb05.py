@@ -1,0 +1,108 @@
+"""Checkers for notebook 05 (hybrid memory): the incremental merge step.
+
+`05.merge_step` takes a function `merge_summary(llm, previous, overflow)` that sends
+the summarizer the previous summary and only the newly overflowed messages, and
+returns the new summary: with the numbers guarded (notebook 04's entity guard) and
+never raising when the model fails (a rule-based fallback instead). Fake models
+record what they are sent; the last cases use the offline model. Left out: when to
+merge (notebook 04's exercise) and structured summaries (notebook 07).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..llm import ChatResponse, LlmError
+from ..memory.summarizer import PROMPT, render
+from ..messages import ChatMessage
+from . import Case, exercise
+
+PREVIOUS = ("- User: Where is my order 88231?\n"
+            "- Assistant: order 88231 (BitMall S10 Pro Robot Vacuum) was delivered; "
+            "tracking SF1234567890.")
+OVERFLOW = [ChatMessage.user("I want a refund, this vacuum won't go back to its dock"),
+            ChatMessage.assistant("I've applied for a refund for order 88231: refund "
+                                  "number RF20260701001, amount ¥1999.")]
+IDS = ("88231", "SF1234567890", "RF20260701001")
+
+
+class Recorder:
+    """A fake model: records each request, answers with a fixed text."""
+
+    def __init__(self, reply: str = "- The customer wants a refund.") -> None:
+        self.reply, self.requests = reply, []
+
+    def chat(self, messages: list[ChatMessage], tools: Any = None) -> ChatResponse:
+        self.requests.append((list(messages), tools))
+        return ChatResponse(self.reply)
+
+
+class Broken:
+    """A fake model whose every call fails, as a provider outage would."""
+
+    def chat(self, messages: list[ChatMessage], tools: Any = None) -> ChatResponse:
+        raise LlmError("model call failed: HTTP 500 from the offline model")
+
+
+def _request(merge_summary: Any, previous: str | None) -> tuple[list[ChatMessage], Any]:
+    model = Recorder()
+    merge_summary(model, previous, list(OVERFLOW))
+    if len(model.requests) != 1:
+        raise AssertionError(f"expected 1 model call, got {len(model.requests)}")
+    return model.requests[0]
+
+
+def _text(merge_summary: Any, previous: str | None) -> str:
+    messages, _ = _request(merge_summary, previous)
+    return "\n".join(m.content for m in messages)
+
+
+def _offline(merge_summary: Any) -> str:
+    from ..llm import LlmClient
+
+    return merge_summary(LlmClient(offline=True), PREVIOUS, list(OVERFLOW))
+
+
+def _keeps_everything(summary: str) -> bool:
+    """The previous summary's first fact and every id, old and new, are there."""
+    return PREVIOUS.splitlines()[0] in summary and all(i in summary for i in IDS)
+
+
+@exercise("05.merge_step")
+def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
+    form = ("send [ChatMessage.system(PROMPT), ChatMessage.user('Previous summary:\\n"
+            "…\\n\\nNew messages:\\n' + render(overflow))]")
+    yield ("one model call, no tools, the summarizer prompt as the system message",
+           lambda: (lambda req: req[0][0] == ChatMessage.system(PROMPT)
+                    and not req[1])(_request(merge_summary, PREVIOUS)), form)
+    yield ("the request holds the previous summary after 'Previous summary:'",
+           lambda: "Previous summary:\n" + PREVIOUS in _text(merge_summary, PREVIOUS),
+           "the old summary goes back in: that is what makes it incremental")
+    yield ("the request holds the new messages, rendered, after 'New messages:'",
+           lambda: "New messages:\n" + render(OVERFLOW)
+           in _text(merge_summary, PREVIOUS),
+           "render(overflow) gives one '[role] text' line a message")
+    yield ("first merge (previous=None): '(none)', never the word None",
+           lambda: "Previous summary:\n(none)" in _text(merge_summary, None)
+           and "None" not in _text(merge_summary, None),
+           "previous or '(none)'")
+    yield ("it returns the model's summary",
+           lambda: merge_summary(Recorder("- Refund RF20260701001 for order 88231."),
+                                 PREVIOUS, list(OVERFLOW)).startswith(
+               "- Refund RF20260701001 for order 88231."),
+           "return the reply's content (stripped)")
+    yield ("a reply that drops the numbers gets them back (the entity guard)",
+           lambda: all(i in merge_summary(Recorder(), PREVIOUS, list(OVERFLOW))
+                       for i in IDS),
+           "keep_ids(summary, find_ids(request text)) appends the missing ones")
+    yield ("a failing model does not raise: the previous facts and new ids are kept",
+           lambda: _keeps_everything(merge_summary(Broken(), PREVIOUS, list(OVERFLOW))),
+           "catch the error and use fallback_summary(previous, overflow)")
+    yield ("an empty reply counts as a failure, not as an empty summary",
+           lambda: PREVIOUS.splitlines()[0] in merge_summary(
+               Recorder("  "), PREVIOUS, list(OVERFLOW)),
+           "if not text.strip(): fall back")
+    yield ("with the offline model: order 88231 and refund RF20260701001 both survive",
+           lambda: all(i in _offline(merge_summary) for i in IDS[::2]),
+           "the offline summarizer reads 'Previous summary:' and 'New messages:'")
