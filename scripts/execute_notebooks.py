@@ -35,11 +35,15 @@ def execute(path: Path) -> float:
     # coalesce_streams: one cell's prints become one output however the kernel
     # flushes them, so the stored file is the same on a fast or a slow machine.
     NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
-                   coalesce_streams=True,
+                   coalesce_streams=True, store_widget_state=False,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     seconds = time.perf_counter() - start
     for cell in nb.cells:  # keep only what the course needs: byte-stable files
         cell.metadata.pop("execution", None)
+        for out in cell.get("outputs", []):
+            # A live widget's view carries a random model id; its text repr stays.
+            out.get("data", {}).pop("application/vnd.jupyter.widget-view+json", None)
+    nb.metadata.pop("widgets", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
                                  "name": "python3"}
     nb.metadata.get("language_info", {}).pop("version", None)

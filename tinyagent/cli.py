@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from .agent import ReActAgent
 from .llm import LlmClient, LlmError
@@ -82,14 +83,24 @@ def demo(lang: str) -> int:
     return 0
 
 
-def chat(memory_name: str) -> int:
+def chat(memory_name: str, session: str | None = None,
+         db: str = "tinyagent.db") -> int:
     llm = LlmClient.from_env()
-    memory = memory_factories(llm)[memory_name]()
+    factory = memory_factories(llm)[memory_name]
+    memory = factory() if session is None else None
     interactive = sys.stdin.isatty()
-    agent = ReActAgent(llm, bitmall_tools(), memory=memory, verbose=False)
     if interactive:
         print(llm.describe())
         print(f"Memory: {memory_name}. Type /memory to see it, /quit to leave.")
+    if session is not None:  # notebook 07: each message is saved as it arrives
+        from .production import SessionManager, SqliteStore
+
+        make = cast(Callable[[], ChatMemory], factory)  # main() refuses "none"
+        stored = SessionManager(SqliteStore(db), make, memory_name).open(session)
+        memory = stored  # resumed from the file when the session exists
+        if interactive:
+            print(f"Session {session!r}: {len(stored.transcript())} messages so far.")
+    agent = ReActAgent(llm, bitmall_tools(), memory=memory, verbose=False)
     while True:
         try:
             text = input("you> " if interactive else "")
@@ -118,6 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("chat", help="talk to the BitMall agent")
     p.add_argument("--memory", default="inmemory",
                    choices=["none", "inmemory", "window", "tokens", "summary", "hybrid"])
+    p.add_argument("--session", metavar="NAME",
+                   help="save the conversation under NAME and resume it next time")
+    p.add_argument("--db", metavar="FILE", default="tinyagent.db",
+                   help="the SQLite file that holds the sessions (with --session)")
     sub.add_parser("bench", help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
     from . import compare  # owns its options: --script, --strategies, --lang, ...
 
@@ -126,7 +141,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         return demo(args.lang)
     if args.command == "chat":
-        return chat(args.memory)
+        if args.session is not None and args.memory == "none":
+            parser.error("--session needs a memory: choose --memory other than none")
+        return chat(args.memory, args.session, args.db)
     if args.command == "compare":
         return compare.run(args)
     from .bench import main as bench_main

@@ -1,0 +1,154 @@
+"""Rules of background compression. Synchronised with Events and futures, no sleeps."""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tinyagent.llm import ChatResponse, LlmError
+from tinyagent.messages import ChatMessage
+from tinyagent.production import BackgroundSummaryMemory, StructuredSummary
+
+TIMEOUT = 5  # seconds: only reached when a test is broken
+
+
+class GatedLlm:
+    """A summarizer model that blocks each call until `release` is set."""
+
+    def __init__(self, fail=False):
+        self.release, self.started = threading.Event(), threading.Event()
+        self.calls = self.running = self.most_at_once = 0
+        self.batches, self.fail, self._lock = [], fail, threading.Lock()
+
+    def chat(self, messages, tools=None):
+        with self._lock:
+            self.calls += 1
+            self.running += 1
+            self.most_at_once = max(self.most_at_once, self.running)
+            self.batches.append(messages[1].content.count("[user]"))
+        self.started.set()
+        assert self.release.wait(TIMEOUT), "the test never released the summarizer"
+        with self._lock:
+            self.running -= 1
+        if self.fail:
+            raise LlmError("model call failed: HTTP 500")
+        return ChatResponse('{"goal": "a refund", "pending": ["inspection"]}')
+
+
+@pytest.fixture
+def pool():
+    executor = ThreadPoolExecutor(2)
+    yield executor
+    executor.shutdown(wait=True)
+
+
+def turn(n):
+    return [ChatMessage.user(f"question {n} about order 8823{n % 10}"),
+            ChatMessage.assistant(f"answer {n}")]
+
+
+def add_turns(memory, numbers):
+    for n in numbers:
+        for message in turn(n):
+            memory.add(message)
+
+
+def test_the_turn_does_not_wait_and_the_next_one_uses_what_is_ready(pool):
+    """add() returns while the summarizer runs; until it ends, messages() is the old
+    state (no summary, every turn verbatim); then the result is applied."""
+    llm = GatedLlm()
+    memory = BackgroundSummaryMemory(llm, keep_recent_turns=2, executor=pool)
+    add_turns(memory, range(3))  # turn 0 is now due
+    assert llm.started.wait(TIMEOUT) and memory.in_flight is not None
+    assert memory.summary is None and len(memory.messages()) == 6
+    llm.release.set()
+    state = memory.wait()
+    assert state.compression_count == 1 and state.covered_up_to == 2
+    assert memory.messages()[1:] == [m for n in (1, 2) for m in turn(n)]
+
+
+def test_at_most_one_compression_is_in_flight_and_the_next_takes_the_backlog(pool):
+    """Turns that end during a compression start nothing; when it finishes, one more
+    compression takes every due turn at once (up to batch_turns)."""
+    llm = GatedLlm()
+    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, batch_turns=6,
+                                     executor=pool)
+    add_turns(memory, range(2))
+    assert llm.started.wait(TIMEOUT)
+    add_turns(memory, range(2, 6))  # four more turns end while it runs
+    assert llm.calls == 1
+    llm.release.set()
+    state = memory.wait()
+    assert llm.batches == [1, 4] and llm.most_at_once == 1
+    assert state.compression_count == 2 and state.covered_up_to == 10
+    assert memory.messages()[1:] == turn(5)
+
+
+def test_two_sessions_compress_at_the_same_time(pool):
+    """The limit is per memory (per session), not global: both run in parallel."""
+    barrier = threading.Barrier(2, timeout=TIMEOUT)
+    met = []
+
+    class MeetingLlm:
+        def chat(self, messages, tools=None):
+            met.append(barrier.wait())  # raises BrokenBarrierError if alone
+            return ChatResponse('{"goal": "a refund"}')
+
+    memories = [BackgroundSummaryMemory(MeetingLlm(), keep_recent_turns=1,
+                                        executor=pool) for _ in range(2)]
+    for memory in memories:
+        add_turns(memory, range(2))
+    states = [memory.wait() for memory in memories]
+    assert sorted(met) == [0, 1]
+    assert [s.compression_count for s in states] == [1, 1]
+    assert all(m.summarizer.fallbacks == 0 for m in memories)
+
+
+def test_a_reader_never_sees_half_an_apply(pool):
+    """While a result is applied, messages() shows either the old state (no summary,
+    every message) or the new one (summary, the batch gone), never a mix."""
+    llm = GatedLlm()
+    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, executor=pool)
+    add_turns(memory, range(2))
+    assert llm.started.wait(TIMEOUT)
+    future = memory.in_flight
+    llm.release.set()
+    seen = set()
+    while not future.done():
+        messages = memory.messages()
+        seen.add((messages[0].role.value, len(messages)))
+    seen.add((memory.messages()[0].role.value, len(memory.messages())))
+    assert seen <= {("user", 4), ("system", 3)} and ("system", 3) in seen
+
+
+def test_a_result_for_a_cleared_memory_is_dropped(pool):
+    """clear() during a compression: the late result is not applied."""
+    llm = GatedLlm()
+    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, executor=pool)
+    add_turns(memory, range(2))
+    assert llm.started.wait(TIMEOUT)
+    future = memory.in_flight
+    memory.clear()
+    llm.release.set()
+    assert future.result(TIMEOUT) is False
+    assert memory.wait().compression_count == 0 and memory.messages() == []
+
+
+def test_a_failing_summarizer_in_the_background_falls_back_and_loses_nothing(pool):
+    """The model call fails on the pool thread: the fallback summary is applied."""
+    llm = GatedLlm(fail=True)
+    llm.release.set()
+    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, executor=pool)
+    add_turns(memory, range(2))
+    state = memory.wait()
+    document = StructuredSummary.from_text(state.text)
+    assert memory.summarizer.fallbacks == 1 and state.covered_up_to == 2
+    assert document["goal"] == ('user asked: "question 0 about order 88230"',)
+    assert "88230" in state.text
+
+
+def test_wait_returns_at_once_when_nothing_is_due(pool):
+    """No compression due: nothing is submitted and wait() returns the state."""
+    memory = BackgroundSummaryMemory(GatedLlm(), keep_recent_turns=4, executor=pool)
+    add_turns(memory, range(3))
+    assert memory.in_flight is None and memory.wait().compression_count == 0

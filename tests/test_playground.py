@@ -1,0 +1,95 @@
+"""Rules of the playground, driven from code: type, press Send, read the panel."""
+
+import pytest
+
+from tinyagent import LlmClient
+from tinyagent.production.playground import STRATEGIES, Playground
+
+OFFLINE = LlmClient(offline=True)
+
+
+def say(playground, text):
+    playground.chat_box.value = text
+    playground.send_button.click()
+
+
+def test_pressing_send_answers_and_shows_the_turn_in_the_panel():
+    """Send takes the chat box's text, clears it, and the panel lists the turn with
+    each message's role and tokens."""
+    pg = Playground(OFFLINE, "in-memory")
+    say(pg, "Where is my order 88231?")
+    assert pg.chat_box.value == "" and "88231" in pg.transcript.value
+    lines = pg.panel_text().splitlines()
+    assert lines[0].startswith("Memory: 2 messages, ")
+    assert lines[1].split()[:2] == ["1", "user"] and lines[2].split()[1] == "assistant"
+    assert all(line.split()[2].isdigit() for line in lines[1:])
+
+
+def test_the_summary_is_marked_and_highlighted():
+    """Once a summary exists it is the first row: ★ in the text, shaded in HTML."""
+    pg = Playground(OFFLINE, "structured")
+    pg.sliders["keep_recent_turns"].value = 1
+    for text in ["Where is my order 88231?", "How much is the S20 Pro?"]:
+        say(pg, text)
+    first = pg.panel_text().splitlines()[1]
+    assert first.startswith("★ 1  system") and "1 compressions" in pg.panel_text()
+    assert "background:#fff3cd" in pg.memory_panel.value
+    assert "## Running summary" in pg.memory_panel.value
+
+
+def test_the_gauge_shows_the_last_prompt_against_the_budget():
+    """The gauge's value is the last turn's largest prompt; its maximum the budget."""
+    pg = Playground(OFFLINE, "hybrid", max_tokens=2000)
+    say(pg, "Where is my order 88231?")
+    assert pg.gauge.max == 2000
+    assert pg.gauge.value == max(pg.agent.last_trace.prompt_tokens) > 0
+    assert f"Prompt tokens: {pg.gauge.value} / 2000 [" in str(pg)
+
+
+def test_the_menu_swaps_the_sliders_and_a_slider_starts_over():
+    """Each strategy brings its own sliders; moving one starts a new conversation
+    with that value."""
+    pg = Playground(OFFLINE, "window")
+    assert list(pg.sliders) == ["max_messages"]
+    pg.strategy_menu.value = "summary"
+    assert list(pg.sliders) == list(STRATEGIES["summary"][1])
+    say(pg, "Where is my order 88231?")
+    pg.sliders["threshold"].value = 6
+    assert pg.turns == [] and pg.memory.threshold == 6
+    assert pg.status.value == "New conversation: summary(threshold=6, keep_recent=4)"
+
+
+def test_an_impossible_setting_is_explained_and_the_chat_goes_on():
+    """keep_recent >= threshold: the status says why, and the agent runs without
+    memory until it is fixed."""
+    pg = Playground(OFFLINE, "summary")
+    pg.sliders["keep_recent"].value = 10
+    assert pg.status.value.startswith("⚠ keep_recent must be < threshold")
+    assert pg.memory is None and "88231" in pg.send("Where is my order 88231?")
+
+
+def test_the_text_view_is_deterministic_and_is_what_nbval_compares():
+    """Two playgrounds fed the same turns print the same text, with no address;
+    the notebook's text/plain is that text."""
+    views = []
+    for _ in range(2):
+        pg = Playground(OFFLINE, "hybrid")
+        for text in ["Where is my order 88231?", "I want a refund"]:
+            say(pg, text)
+        views.append(str(pg))
+    assert views[0] == views[1] and "0x" not in views[0]
+    bundle = pg._repr_mimebundle_()
+    assert bundle["text/plain"] == views[0]
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_a_blank_message_is_not_sent():
+    """Send with an empty box does nothing."""
+    pg = Playground(OFFLINE, "in-memory")
+    assert pg.send("   ") is None and pg.turns == [] and pg.memory.messages() == []
+
+
+def test_an_unknown_strategy_is_refused_with_the_choices():
+    """The error names the value and the valid strategies."""
+    with pytest.raises(ValueError, match="unknown strategy 'lru'.*hybrid"):
+        Playground(OFFLINE, "lru")

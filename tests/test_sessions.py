@@ -1,0 +1,245 @@
+"""Rules of sessions: saved as they go, isolated, restored, rebuilt, expired."""
+
+import subprocess
+import sys
+import textwrap
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tinyagent import (
+    HybridChatMemory,
+    InMemoryChatMemory,
+    LlmClient,
+    ReActAgent,
+    SlidingWindowChatMemory,
+    SummaryChatMemory,
+    TokenWindowChatMemory,
+    bitmall_tools,
+)
+from tinyagent.messages import ChatMessage
+from tinyagent.production import (
+    BackgroundSummaryMemory,
+    IncrementalSummaryMemory,
+    SessionManager,
+    SqliteStore,
+)
+
+OFFLINE = LlmClient(offline=True)
+FAILING = LlmClient(offline=True, model="bitmall-offline+error")
+QUESTIONS = ["Where is my order 88231?",
+             "I want a refund, it won't go back to its dock"]
+
+
+class CountingLlm:
+    """The offline model, counting its calls."""
+
+    def __init__(self, llm=OFFLINE):
+        self.llm, self.calls = llm, 0
+
+    def chat(self, messages, tools=None):
+        self.calls += 1
+        return self.llm.chat(messages, tools)
+
+
+def turns(n):
+    """n scripted turns: a question with an order number, and an answer."""
+    return [m for i in range(n) for m in (
+        ChatMessage.user(f"Where is my order {88231 + i}?"),
+        ChatMessage.assistant(f"Order {88231 + i} is in transit, tracking "
+                              f"SF{1234567890 + i}."))]
+
+
+def chat(session, questions):
+    agent = ReActAgent(OFFLINE, bitmall_tools(), memory=session, verbose=False)
+    return [agent.run(q) for q in questions]
+
+
+def test_every_message_is_in_the_store_when_the_turn_ends():
+    """The agent's question and answer are both saved by the end of the turn."""
+    store = SqliteStore()
+    session = SessionManager(store, InMemoryChatMemory).create("alice")
+    chat(session, QUESTIONS[:1])
+    assert store.messages("alice") == session.messages()
+    assert [m.role.value for m in store.messages("alice")] == ["user", "assistant"]
+
+
+def test_two_sessions_never_see_each_other():
+    """Alice's refund number is not in Bob's memory, his answer, or his rows."""
+    manager = SessionManager(SqliteStore(), InMemoryChatMemory)
+    alice, bob = manager.create("alice"), manager.create("bob")
+    chat(alice, QUESTIONS[:2])
+    chat(bob, ["Where is my order 90417?"])
+    alice_answer, = chat(alice, ["What was my refund number again?"])
+    bob_answer, = chat(bob, ["What was my refund number again?"])
+    assert "RF20260701001" in alice_answer and "RF20260701001" not in bob_answer
+    assert not any("88231" in m.content for m in manager.store.messages("bob"))
+    manager.delete("alice")
+    assert [s.name for s in manager.list()] == ["bob"]
+    assert len(manager.load("bob").messages()) == 4
+
+
+FACTORIES = {
+    "in-memory": InMemoryChatMemory,
+    "window": lambda: SlidingWindowChatMemory(4),
+    "tokens": lambda: TokenWindowChatMemory(120),
+    "summary": lambda: SummaryChatMemory(OFFLINE, threshold=6, keep_recent=2),
+    "hybrid": lambda: HybridChatMemory(OFFLINE, recent_size=4, summary_threshold=6),
+    "structured": lambda: IncrementalSummaryMemory(OFFLINE, keep_recent_turns=2),
+}
+
+
+@pytest.mark.parametrize("name", FACTORIES)
+def test_any_strategy_comes_back_the_same_after_a_restart(name, tmp_path):
+    """A new store object on the same file loads what the memory held, exactly."""
+    path = tmp_path / "chats.db"
+    session = SessionManager(SqliteStore(path), FACTORIES[name]).create("alice")
+    for message in turns(5):
+        session.add(message)
+    loaded = SessionManager(SqliteStore(path), FACTORIES[name]).load("alice")
+    assert loaded.messages() == session.messages()
+    assert loaded.summary == session.summary
+
+
+def test_loading_makes_no_model_call_even_when_a_compression_is_due(tmp_path):
+    """The snapshot and the messages after it come back as they are; the next add
+    compresses the backlog in one batch."""
+    path, llm = tmp_path / "chats.db", CountingLlm()
+    session = SessionManager(SqliteStore(path), lambda: IncrementalSummaryMemory(
+        FAILING, keep_recent_turns=2)).create("alice")
+    for message in turns(4):
+        session.add(message)
+    store = SqliteStore(path)
+    store.append("alice", turns(6)[8:])  # a turn saved, its compression never ran
+    loaded = SessionManager(store, lambda: IncrementalSummaryMemory(
+        llm, keep_recent_turns=2)).load("alice")
+    assert llm.calls == 0 and len(loaded.messages()) == 1 + 8
+    loaded.add(ChatMessage.user("And order 88231?"))  # the backlog: one batch
+    assert llm.calls == 1 and loaded.memory.state.covered_up_to == 4 + 4
+
+
+def test_rebuild_summary_recompresses_from_the_full_log(tmp_path):
+    """A summary built by the fallback is rebuilt by the model: batches of whole
+    turns, the same coverage, a higher version, saved as the newest snapshot."""
+    store = SqliteStore(tmp_path / "chats.db")
+    broken = SessionManager(store, lambda: IncrementalSummaryMemory(
+        FAILING, keep_recent_turns=2, batch_turns=1))
+    session = broken.create("alice")
+    for message in turns(6):
+        session.add(message)
+    before = store.summary("alice")
+    assert before.compression_count == 4 and session.memory.summarizer.fallbacks == 4
+    manager = SessionManager(store, lambda: IncrementalSummaryMemory(
+        OFFLINE, keep_recent_turns=2, batch_turns=6))
+    rebuilt = manager.rebuild_summary("alice")
+    after = store.summary("alice")
+    assert rebuilt.memory.summarizer.fallbacks == 0 and after.compression_count == 1
+    assert after.covered_up_to == before.covered_up_to == 8
+    assert after.version == before.version + 1
+    assert all(f"{88231 + i}" in after.text for i in range(4))
+    assert rebuilt.messages()[1:] == session.messages()[1:]
+
+
+def test_a_background_compression_is_saved_when_it_is_applied():
+    """The snapshot is written from the pool thread, once the result is applied."""
+    with ThreadPoolExecutor(1) as pool:
+        manager = SessionManager(SqliteStore(), lambda: BackgroundSummaryMemory(
+            OFFLINE, keep_recent_turns=1, executor=pool))
+        session = manager.create("alice")
+        for message in turns(3):
+            session.add(message)
+        state = session.memory.wait()
+    assert manager.store.summary("alice") == state and state.covered_up_to == 4
+
+
+def test_clearing_during_a_background_compression_saves_nothing_stale():
+    """clear() while a compression runs: its late result is neither applied nor
+    saved, and the store holds no message and no snapshot."""
+    go = threading.Event()
+
+    class Gated:
+        def chat(self, messages, tools=None):
+            assert go.wait(5)
+            return OFFLINE.chat(messages, tools)
+
+    with ThreadPoolExecutor(1) as pool:
+        manager = SessionManager(SqliteStore(), lambda: BackgroundSummaryMemory(
+            Gated(), keep_recent_turns=1, executor=pool))
+        session = manager.create("alice")
+        for message in turns(2):
+            session.add(message)
+        future = session.memory.in_flight
+        session.clear()
+        go.set()
+        assert future.result(5) is False
+    assert manager.store.summaries("alice") == [] and manager.store.count("alice") == 0
+
+
+def test_list_expire_and_clear():
+    """list() names every session; expire() deletes the idle ones; clear() empties
+    a session in memory and in the store."""
+    now = [1000.0]
+    manager = SessionManager(SqliteStore(clock=lambda: now[0]), InMemoryChatMemory,
+                             strategy="in-memory")
+    manager.create("old")
+    new = manager.create("new")
+    now[0] += 3600
+    new.add(ChatMessage.user("Where is my order 88231?"))
+    assert [(s.name, s.strategy) for s in manager.list()] == [
+        ("new", "in-memory"), ("old", "in-memory")]
+    assert manager.expire(max_idle_seconds=1800) == ["old"]
+    new.clear()
+    assert new.messages() == [] and manager.store.messages("new") == []
+    with pytest.raises(ValueError, match="already exists"):
+        manager.create("new")
+    with pytest.raises(KeyError, match="no session named 'old'"):
+        manager.load("old")
+
+
+CHILD = textwrap.dedent("""
+    import os, sys, threading
+    from tinyagent.messages import ChatMessage
+    from tinyagent.production import (
+        BackgroundSummaryMemory, IncrementalSummaryMemory, SessionManager, SqliteStore)
+
+    path, kind = sys.argv[1], sys.argv[2]
+    all_added = threading.Event()
+
+    class DiesMidCompression:
+        def chat(self, messages, tools=None):
+            all_added.wait(5)
+            os._exit(7)  # killed in the middle of the summarizer call
+
+    memory_class = {"sync": IncrementalSummaryMemory,
+                    "background": BackgroundSummaryMemory}[kind]
+    manager = SessionManager(SqliteStore(path), lambda: memory_class(
+        DiesMidCompression(), keep_recent_turns=2))
+    session = manager.create("alice")
+    all_added.set() if kind == "sync" else None
+    for i in range(3):
+        session.add(ChatMessage.user(f"Where is my order {88231 + i}?"))
+        session.add(ChatMessage.assistant(f"Order {88231 + i} is in transit, "
+                                          f"tracking SF{1234567890 + i}."))
+    all_added.set()
+    session.memory.wait()
+    print("the compression finished: it should have been killed")
+""")
+
+
+@pytest.mark.parametrize("kind", ["sync", "background"])
+def test_a_process_killed_mid_compression_loses_nothing(kind, tmp_path):
+    """Another process is killed inside the summarizer call: a new one loads every
+    message it saved, and the next compression keeps the numbers of turn 1."""
+    path = tmp_path / "chats.db"
+    child = subprocess.run([sys.executable, "-c", CHILD, str(path), kind],
+                           capture_output=True, text=True, timeout=30)
+    assert child.returncode == 7, child.stderr
+    manager = SessionManager(SqliteStore(path), lambda: IncrementalSummaryMemory(
+        OFFLINE, keep_recent_turns=2))
+    session = manager.load("alice")
+    assert session.messages() == turns(3) and session.summary is None
+    session.add(ChatMessage.user("And the refund?"))
+    session.add(ChatMessage.assistant("Which order?"))
+    assert session.memory.state.covered_up_to == 4
+    assert "88231" in session.summary and "SF1234567890" in session.summary

@@ -1,0 +1,117 @@
+"""Rules of the SQLite store: sessions, messages, snapshots, transactions."""
+
+import pytest
+
+from tinyagent.messages import ChatMessage, ToolCall
+from tinyagent.production import SqliteStore, SummaryState
+
+CALL = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
+MESSAGES = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
+            ChatMessage.assistant("", [CALL]),
+            ChatMessage.tool("call_1", '{"order_id": "88231", "status": "delivered"}'),
+            ChatMessage.assistant("您的订单 88231 已签收。")]
+
+
+@pytest.fixture
+def store():
+    with SqliteStore() as store:
+        store.create_session("alice", "hybrid")
+        yield store
+
+
+def test_messages_come_back_as_they_went_in(store):
+    """Roles, tool calls, tool ids and Chinese text survive, in order, numbered."""
+    assert store.append("alice", MESSAGES[:1]) == 1
+    assert store.append("alice", MESSAGES[1:]) == 4
+    assert store.messages("alice") == MESSAGES
+    assert store.messages("alice", after=2) == MESSAGES[2:]
+    assert store.count("alice") == 4
+
+
+def test_the_newest_snapshot_is_the_summary(store):
+    """No snapshot before a compression; afterwards the newest one, history kept."""
+    assert store.summary("alice") is None
+    first, second = SummaryState("- a", 2, 1, 1), SummaryState("- b", 4, 2, 2)
+    store.save_summary("alice", first)
+    store.save_summary("alice", second)
+    assert store.summary("alice") == second
+    assert store.summaries("alice") == [first, second]
+
+
+def test_names_are_checked_with_a_clear_error(store):
+    """A taken name, a blank name or an unknown session: an error naming it."""
+    with pytest.raises(ValueError, match="'alice' already exists"):
+        store.create_session("alice", "hybrid")
+    with pytest.raises(ValueError, match="non-empty"):
+        store.create_session("  ", "hybrid")
+    with pytest.raises(KeyError, match="no session named 'bob'"):
+        store.append("bob", MESSAGES)
+
+
+def test_deleting_a_session_deletes_its_rows_and_only_its_rows(store):
+    """Messages and snapshots go with their session; another session is untouched."""
+    store.create_session("bob", "window")
+    for name in ("alice", "bob"):
+        store.append(name, MESSAGES)
+        store.save_summary(name, SummaryState("- x", 2, 1, 1))
+    store.delete_session("alice")
+    assert [s.name for s in store.sessions()] == ["bob"]
+    assert store.messages("bob") == MESSAGES and store.summary("bob") is not None
+    rows = store._conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    assert rows == len(MESSAGES)
+
+
+def test_clearing_a_session_keeps_the_session(store):
+    """clear_session forgets the messages and summaries but not the name."""
+    store.append("alice", MESSAGES)
+    store.save_summary("alice", SummaryState("- x", 2, 1, 1))
+    store.clear_session("alice")
+    assert store.has_session("alice")
+    assert store.messages("alice") == [] and store.summary("alice") is None
+
+
+def test_a_failed_transaction_writes_nothing(store):
+    """An error inside transaction() rolls back every statement of it."""
+    with pytest.raises(RuntimeError), store.transaction() as db:
+        db.execute("INSERT INTO sessions (name, strategy, created_at, updated_at) "
+                   "VALUES ('carol', 'window', 0, 0)")
+        raise RuntimeError("crash in the middle")
+    assert not store.has_session("carol")
+
+
+def test_a_file_store_survives_closing_and_memory_stores_are_private(tmp_path):
+    """Reopening the same file finds the data; two ":memory:" stores share nothing."""
+    path = tmp_path / "chats.db"
+    with SqliteStore(path) as store:
+        store.create_session("alice", "hybrid")
+        store.append("alice", MESSAGES)
+    with SqliteStore(str(path)) as again:
+        assert again.messages("alice") == MESSAGES
+    with SqliteStore() as one, SqliteStore() as two:
+        one.create_session("alice", "hybrid")
+        assert two.sessions() == []
+
+
+def test_sessions_list_counts_and_times_by_the_store_clock():
+    """sessions() gives name, strategy, message count and last use, by name."""
+    now = [100.0]
+    with SqliteStore(clock=lambda: now[0]) as store:
+        store.create_session("bob", "window")
+        store.create_session("alice", "hybrid")
+        now[0] = 160.0
+        store.append("alice", MESSAGES)
+        info = store.sessions()
+    assert [(s.name, s.strategy, s.messages, s.updated_at) for s in info] == [
+        ("alice", "hybrid", 4, 160.0), ("bob", "window", 0, 100.0)]
+
+
+def test_the_repr_names_no_path(tmp_path):
+    """Notebooks print the store: no file path, no address."""
+    with SqliteStore(tmp_path / "x.db") as store:
+        assert repr(store) == "SqliteStore(sessions=0)"
+
+
+def test_a_file_in_a_missing_folder_is_a_clear_error(tmp_path):
+    """The error names the path and the likely fix."""
+    with pytest.raises(ValueError, match="does its folder exist"):
+        SqliteStore(tmp_path / "missing" / "chats.db")

@@ -1,0 +1,32 @@
+"""What production memory adds to the strategies: notebook 07 (Nexus Agent, SPEC §7).
+
+One idea a module: structured (a summary with seven capped sections), incremental
+(batches of whole turns and a record of what the summary covers), background
+(compression on a thread pool), sqlite_store and sessions (persistence, isolation,
+restarts), playground (an ipywidgets chat with a live memory panel; it imports
+ipywidgets, so it is not imported here).
+"""
+
+from .background import BackgroundSummaryMemory, shared_executor
+from .incremental import (
+    Batch,
+    IncrementalSummaryMemory,
+    SummaryState,
+    plan_batch,
+    restore_summary,
+)
+from .sessions import Session, SessionManager, snapshot
+from .sqlite_store import SessionInfo, SqliteStore
+from .structured import (
+    SECTIONS,
+    StructuredSummarizer,
+    StructuredSummary,
+    cap_items,
+    fallback_document,
+)
+
+__all__ = ["SECTIONS", "BackgroundSummaryMemory", "Batch", "IncrementalSummaryMemory",
+           "Session", "SessionInfo", "SessionManager", "SqliteStore",
+           "StructuredSummarizer", "StructuredSummary", "SummaryState", "cap_items",
+           "fallback_document", "plan_batch", "restore_summary", "shared_executor",
+           "snapshot"]

@@ -1,0 +1,178 @@
+"""Incremental compression with bookkeeping: batches of whole turns, and a record.
+
+Introduced in notebook 07 (the Nexus Agent design, SPEC §7). The newest
+`keep_recent_turns` turns stay verbatim; older turns are compressed oldest first, at
+most `batch_turns` of them per model call, and only complete ones (a turn waiting
+for its answer stays), into the structured summary of structured.py. The summary
+keeps a record of itself, `SummaryState`: how far it covers (`covered_up_to`: it
+includes messages 1..n of the conversation), how many compressions ran, and a
+version. That record is what the SQLite store saves and a restart reloads.
+
+A compression is three steps: `plan` takes a batch, `summarize` makes the slow model
+call and touches no state, `apply` swaps the batch for the new summary atomically,
+under a lock, unless the memory changed meanwhile. Here they run one after the other;
+background.py runs the middle one on a thread pool. Left out: triggers on tokens
+rather than turns, and summarizing tool calls differently from answers.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import islice
+
+from ..memory.base import BaseChatMemory, check_size, split_turns
+from ..memory.summarizer import SupportsChat, summary_message
+from ..memory.summary import SummaryChatMemory
+from ..messages import ChatMessage, Role
+from ..tokens import count_message_tokens
+from .structured import MAX_RENDER_CHARS, StructuredSummarizer
+
+
+@dataclass(frozen=True)
+class SummaryState:
+    """A summary and its record: what a snapshot in the store holds."""
+
+    text: str | None = None
+    covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
+    compression_count: int = 0
+    version: int = 0  # +1 each time the summary changes
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One compression's input, planned under the lock and summarized outside it."""
+
+    previous: str | None
+    messages: tuple[ChatMessage, ...]
+    generation: int  # the memory's state when planned: apply() refuses a stale batch
+
+
+def is_complete(turn: Sequence[ChatMessage]) -> bool:
+    """A turn is complete once it ends with an answer (not with a tool call)."""
+    return turn[-1].role is Role.ASSISTANT and not turn[-1].tool_calls
+
+
+def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
+               batch_turns: int) -> int:
+    """How many of the oldest messages to compress next: 0 when nothing is due.
+
+    Whole turns, oldest first, at most `batch_turns` of them. The newest
+    `keep_recent_turns` complete turns stay, and so does a turn still in progress
+    (the newest one, until its answer arrives). Older turns are over: a newer one
+    started, so they are complete even if a crash left one without an answer.
+    """
+    turns = split_turns(messages)
+    if turns and not is_complete(turns[-1]):
+        turns.pop()  # in progress: never compressed, and not one of the recent
+    due = turns[: max(len(turns) - keep_recent_turns, 0)][:batch_turns]
+    return sum(len(turn) for turn in due)
+
+
+def restore_summary(memory: SummaryChatMemory, state: SummaryState,
+                    messages: Sequence[ChatMessage]) -> None:
+    """Put a snapshot and the messages after it back into any summary memory.
+
+    No model call and no compression: the next add() compresses if one is due.
+    """
+    memory.clear()
+    memory._summary_text = state.text
+    memory._summary = summary_message(state.text) if state.text else None
+    memory.compression_count = state.compression_count
+    memory._messages.extend(messages)
+    memory._tokens = sum(count_message_tokens(m) for m in messages)
+
+
+class IncrementalSummaryMemory(SummaryChatMemory):
+    """The newest `keep_recent_turns` turns verbatim + a structured summary."""
+
+    _repr_fields = ("keep_recent_turns", "batch_turns", "compression_count")
+
+    def __init__(self, llm: SupportsChat, keep_recent_turns: int = 4,
+                 batch_turns: int = 6, *,
+                 max_summary_chars: int = MAX_RENDER_CHARS) -> None:
+        check_size("keep_recent_turns", keep_recent_turns, 1, "the last question and "
+                   "its answer stay verbatim")
+        check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
+        BaseChatMemory.__init__(self)  # SummaryChatMemory's checks count messages
+        self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
+        self.summarizer = StructuredSummarizer(llm, max_summary_chars)
+        self.on_apply: Callable[[SummaryState], None] | None = None  # e.g. save it
+        self._lock = threading.RLock()  # add, messages, apply: one at a time
+        self._generation = 0  # +1 on every change of the summary or a clear
+        self._start_over()
+
+    def _start_over(self) -> None:
+        super()._start_over()
+        self.covered_up_to = self.version = 0
+        self._generation += 1  # a compression planned before this is now stale
+
+    @property
+    def state(self) -> SummaryState:
+        with self._lock:
+            return SummaryState(self._summary_text, self.covered_up_to,
+                                self.compression_count, self.version)
+
+    # -- the contract, under the lock: a reader never sees half an apply
+    def add(self, message: ChatMessage) -> None:
+        with self._lock:
+            super().add(message)
+
+    def messages(self) -> list[ChatMessage]:
+        with self._lock:
+            return super().messages()
+
+    def clear(self) -> None:
+        with self._lock:
+            super().clear()
+
+    # -- compression in three steps
+    def _trim(self) -> None:
+        self._compress()
+
+    def _compress(self) -> None:
+        batch = self.plan()
+        if batch is not None:
+            self.apply(batch, self.summarize(batch))
+
+    def plan(self) -> Batch | None:
+        """The oldest due turns and the summary they will be merged into."""
+        with self._lock:
+            size = plan_batch(self._messages, self.keep_recent_turns, self.batch_turns)
+            if not size:
+                return None
+            return Batch(self._summary_text, tuple(islice(self._messages, size)),
+                         self._generation)
+
+    def summarize(self, batch: Batch) -> str:
+        """The slow step, one model call; never raises (the summarizer falls back)."""
+        return self.summarizer.summarize(batch.previous, batch.messages)
+
+    def apply(self, batch: Batch, text: str) -> bool:
+        """Swap the batch for the new summary in one step; False if it is stale."""
+        with self._lock:
+            if batch.generation != self._generation:
+                return False  # cleared, restored or compressed meanwhile
+            self._pop_oldest(len(batch.messages))
+            self._summary_text, self._summary = text, summary_message(text)
+            self.covered_up_to += len(batch.messages)
+            self.compression_count += 1
+            self.version += 1
+            self._generation += 1
+            if self.on_apply is not None:
+                self.on_apply(self.state)
+        return True
+
+    def compress_all(self) -> int:
+        """Compress every due batch now, one after another; how many ran."""
+        count = 0
+        while (batch := self.plan()) is not None:
+            count += self.apply(batch, self.summarize(batch))
+        return count
+
+    def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
+        """Load a snapshot and the messages after it (see `restore_summary`)."""
+        with self._lock:
+            restore_summary(self, state, messages)
+            self.covered_up_to, self.version = state.covered_up_to, state.version

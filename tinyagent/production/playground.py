@@ -1,0 +1,197 @@
+"""The playground: chat with the BitMall agent and watch its memory live.
+
+Introduced in notebook 07. An ipywidgets app: a chat box and a Send button, a
+strategy menu with a slider for each of the strategy's parameters, the transcript,
+and a memory panel showing what the next request will carry (each message's role
+and tokens, the summary highlighted) with a gauge of the last prompt's tokens
+against the agent's budget. Changing the strategy or a slider starts a new
+conversation. It works with the offline model and with a real one.
+
+It can be driven from code (`pg.chat_box.value = "..."; pg.send_button.click()`,
+or `pg.send("...")`), and `str(pg)` is a deterministic text view for tests and
+nbval. Left out: streaming answers, persistence (sessions.py), and styling.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as w
+
+from ..agent import ReActAgent, clip
+from ..llm import LlmClient, LlmError
+from ..memory import (
+    HybridChatMemory,
+    InMemoryChatMemory,
+    SlidingWindowChatMemory,
+    SummaryChatMemory,
+    TokenWindowChatMemory,
+)
+from ..memory.base import ChatMemory
+from ..messages import Role
+from ..tokens import count_message_tokens
+from ..tools import bitmall_tools
+from .incremental import IncrementalSummaryMemory
+
+Factory = Callable[..., ChatMemory | None]  # (llm, **parameters) -> a fresh memory
+# name -> (factory, {parameter: (min, max, step, default)}); sizes as in SPEC §7
+STRATEGIES: dict[str, tuple[Factory, dict[str, tuple[int, int, int, int]]]] = {
+    "none": (lambda llm: None, {}),
+    "in-memory": (lambda llm: InMemoryChatMemory(), {}),
+    "window": (lambda llm, **p: SlidingWindowChatMemory(**p),
+               {"max_messages": (2, 30, 1, 6)}),
+    "token window": (lambda llm, **p: TokenWindowChatMemory(**p),
+                     {"max_tokens": (100, 4000, 100, 1000)}),
+    "summary": (lambda llm, **p: SummaryChatMemory(llm, **p),
+                {"threshold": (4, 30, 1, 10), "keep_recent": (2, 12, 1, 4)}),
+    "hybrid": (lambda llm, **p: HybridChatMemory(llm, **p),
+               {"recent_size": (2, 20, 1, 6), "summary_threshold": (3, 30, 1, 10)}),
+    "structured": (lambda llm, **p: IncrementalSummaryMemory(llm, **p),
+                   {"keep_recent_turns": (1, 8, 1, 2), "batch_turns": (1, 8, 1, 6)}),
+}
+SUMMARY_STYLE = "background:#fff3cd"  # the summary's highlight, as in _repr_html_
+
+
+class Playground:
+    """`Playground(llm)`: display it in a notebook, or drive it from code."""
+
+    def __init__(self, llm: LlmClient, strategy: str = "hybrid", *,
+                 max_tokens: int = 8000) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; choose one of "
+                             f"{', '.join(STRATEGIES)}")
+        self.llm, self.max_tokens = llm, max_tokens
+        self.chat_box = w.Text(placeholder="Ask the BitMall clerk…", description="You")
+        self.send_button = w.Button(description="Send", button_style="primary")
+        self.strategy_menu = w.Dropdown(options=list(STRATEGIES), value=strategy,
+                                        description="Memory")
+        self.sliders: dict[str, w.IntSlider] = {}
+        self.slider_box = w.VBox()
+        self.status = w.Label()
+        self.transcript = w.HTML()
+        self.memory_panel = w.HTML()
+        self.gauge = w.IntProgress(min=0, max=max_tokens, description="Prompt")
+        self.widget = w.VBox([w.HBox([self.strategy_menu, self.slider_box]),
+                              self.status, self.transcript,
+                              w.HBox([self.chat_box, self.send_button]),
+                              self.gauge, self.memory_panel])
+        self.send_button.on_click(lambda _button: self.send())
+        self.strategy_menu.observe(lambda _change: self._new_strategy(), names="value")
+        self._new_strategy()
+
+    # -- setting up a conversation
+    def _new_strategy(self) -> None:
+        _, parameters = STRATEGIES[self.strategy_menu.value]
+        self.sliders = {name: w.IntSlider(value=default, min=low, max=high, step=step,
+                                          description=name, continuous_update=False,
+                                          style={"description_width": "initial"})
+                        for name, (low, high, step, default) in parameters.items()}
+        for slider in self.sliders.values():
+            slider.observe(lambda _change: self.restart(), names="value")
+        self.slider_box.children = tuple(self.sliders.values())
+        self.restart()
+
+    def restart(self) -> None:
+        """A new conversation with the chosen strategy and slider values."""
+        factory, _ = STRATEGIES[self.strategy_menu.value]
+        parameters = {name: s.value for name, s in self.sliders.items()}
+        self.turns: list[tuple[str, str]] = []
+        self.last_prompt_tokens = 0
+        try:
+            self.memory = factory(self.llm, **parameters)
+            args = ", ".join(f"{k}={v}" for k, v in parameters.items())
+            self.status.value = (f"New conversation: {self.strategy_menu.value}"
+                                 f"({args})")
+        except ValueError as error:  # e.g. keep_recent >= threshold: say why
+            self.memory = None
+            self.status.value = f"⚠ {error}. Using no memory until that is fixed."
+        self.agent = ReActAgent(self.llm, bitmall_tools(), max_tokens=self.max_tokens,
+                                memory=self.memory, verbose=False)
+        self._refresh()
+
+    # -- one turn
+    def send(self, text: str | None = None) -> str | None:
+        """Send `text` (or what the chat box holds); the answer, None if blank."""
+        text = self.chat_box.value if text is None else text
+        if not text.strip():
+            return None
+        self.chat_box.value = ""
+        try:
+            answer = self.agent.run(text)
+        except LlmError as error:  # the turn failed; memory is as it was
+            answer = f"(error: {error})"
+        trace = self.agent.last_trace
+        if trace is not None and trace.prompt_tokens:
+            self.last_prompt_tokens = max(trace.prompt_tokens)
+        self.turns.append((text, answer))
+        self._refresh()
+        return answer
+
+    # -- what is shown
+    def _refresh(self) -> None:
+        self.transcript.value = "".join(
+            f"<p><b>You:</b> {html.escape(q)}<br><b>Agent:</b> {html.escape(a)}</p>"
+            for q, a in self.turns) or "<p><i>No messages yet.</i></p>"
+        self.gauge.value = min(self.last_prompt_tokens, self.max_tokens)
+        share = self.last_prompt_tokens / self.max_tokens
+        self.gauge.bar_style = "danger" if share >= 0.9 else (
+            "warning" if share >= 0.6 else "success")
+        self.memory_panel.value = self.panel_html()
+
+    def panel_html(self) -> str:
+        """The memory panel: the summary highlighted, then one row a message."""
+        messages = self.memory.messages() if self.memory is not None else []
+        rows, summary = [], ""
+        for i, m in enumerate(messages, 1):
+            is_summary = m.role is Role.SYSTEM
+            if is_summary:
+                summary = (f"<div style='{SUMMARY_STYLE};padding:4px'><b>Summary</b>"
+                           f"<pre>{html.escape(m.content)}</pre></div>")
+            shade = f" style='{SUMMARY_STYLE}'" if is_summary else ""
+            rows.append(f"<tr{shade}><td>{i}</td><td>{m.role.value}</td>"
+                        f"<td>{count_message_tokens(m)}</td>"
+                        f"<td style='text-align:left'>{html.escape(m.preview(70))}"
+                        "</td></tr>")
+        return (f"<b>{html.escape(self.panel_title())}</b>{summary}<table>"
+                "<tr><th>#</th><th>role</th><th>tokens</th><th>preview</th></tr>"
+                + "".join(rows) + "</table>")
+
+    def panel_title(self) -> str:
+        if self.memory is None:
+            return "Memory: none (every turn starts from scratch)"
+        messages = self.memory.messages()
+        tokens = sum(count_message_tokens(m) for m in messages)
+        extra = getattr(self.memory, "compression_count", None)
+        return (f"Memory: {len(messages)} messages, {tokens} tokens"
+                + (f", {extra} compressions" if extra is not None else ""))
+
+    def panel_text(self) -> str:
+        """The memory panel as text: one line a message, the summary marked ★."""
+        lines = [self.panel_title()]
+        for i, m in enumerate(self.memory.messages() if self.memory else [], 1):
+            mark = "★" if m.role is Role.SYSTEM else " "
+            lines.append(f"{mark}{i:>2}  {m.role.value:<9} {count_message_tokens(m):>5}"
+                         f"  {m.preview(60)}")
+        return "\n".join(lines)
+
+    def gauge_text(self, width: int = 20) -> str:
+        filled = round(width * min(self.last_prompt_tokens / self.max_tokens, 1))
+        return (f"Prompt tokens: {self.last_prompt_tokens} / {self.max_tokens} "
+                f"[{'#' * filled}{'.' * (width - filled)}]")
+
+    def __str__(self) -> str:
+        turns = [f"you> {clip(q, 90)}\nbot> {clip(a, 90)}" for q, a in self.turns]
+        return "\n".join([f"Playground · {self.status.value}", *turns,
+                          self.gauge_text(), self.panel_text()])
+
+    def __repr__(self) -> str:
+        return f"Playground({self.strategy_menu.value!r}, turns={len(self.turns)})"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, with the deterministic text view as its text/plain."""
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        data["text/plain"] = str(self)
+        return bundle
