@@ -39,7 +39,8 @@ def test_stored_run_is_complete_and_in_order(path):
     """Every code cell was executed, top to bottom, in one run (counts 1, 2, 3...)."""
     counts = [c["execution_count"] for c in code_cells(path) if c["source"]]
     assert counts == list(range(1, len(counts) + 1)), (
-        f"{path.name} is stale or unexecuted: run `python scripts/execute_notebooks.py`")
+        f"{path.name} is stale or unexecuted: "
+        "run `python scripts/execute_notebooks.py`")
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.parent.name + "/" + p.name)

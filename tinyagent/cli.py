@@ -26,8 +26,12 @@ SIX_TURNS = {
            "Do you have any new robot vacuums to recommend?",
            "How much is the S20 Pro?",
            "By the way, what was that refund number again?"],
-    "zh": ["帮我查一下订单 88231 的物流到哪了", "那我要退款呢，这个扫地机不回充了", "退款多久到账？",
-           "你们有没有新款扫地机推荐一下", "S20 Pro 多少钱", "对了，刚才那个退款编号是多少来着"],
+    "zh": ["帮我查一下订单 88231 的物流到哪了",
+           "那我要退款呢，这个扫地机不回充了",
+           "退款多久到账？",
+           "你们有没有新款扫地机推荐一下",
+           "S20 Pro 多少钱",
+           "对了，刚才那个退款编号是多少来着"],
 }
 
 
@@ -122,21 +126,26 @@ def chat(memory_name: str, session: str | None = None,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tinyagent", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="tinyagent",
+                                     description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("demo", help="the stateless failure, then the six-turn hybrid demo")
+    p = sub.add_parser("demo",
+                       help="the stateless failure, then the six-turn hybrid demo")
     p.add_argument("--lang", choices=sorted(SIX_TURNS), default="en")
     p = sub.add_parser("chat", help="talk to the BitMall agent")
     p.add_argument("--memory", default="inmemory",
-                   choices=["none", "inmemory", "window", "tokens", "summary", "hybrid"])
+                   choices=["none", "inmemory", "window", "tokens", "summary",
+                            "hybrid"])
     p.add_argument("--session", metavar="NAME",
                    help="save the conversation under NAME and resume it next time")
     p.add_argument("--db", metavar="FILE", default="tinyagent.db",
                    help="the SQLite file that holds the sessions (with --session)")
-    sub.add_parser("bench", help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
+    sub.add_parser("bench",
+                   help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
     from . import compare  # owns its options: --script, --strategies, --lang, ...
 
-    compare.add_arguments(sub.add_parser("compare", help="every strategy on one script"))
+    compare.add_arguments(sub.add_parser("compare",
+                                         help="every strategy on one script"))
     args = parser.parse_args(argv)
     if args.command == "demo":
         return demo(args.lang)

@@ -1,8 +1,9 @@
 """SummaryChatMemory: compress the old part of the conversation instead of dropping it.
 
 Introduced in notebook 04. A window forgets; this memory has the model write down what
-matters first. Once `threshold` messages are held, everything but the newest `keep_recent` is
-compressed into one summary, the old summary going back in with those messages, so a
+matters first. Once `threshold` messages are held, everything but the newest
+`keep_recent` is compressed into one summary, the old summary going back in with
+those messages, so a
 fact from turn 1 can survive to turn 50. The price: a model call per compression
 (`stats()` counts calls and tokens), and a summary can lose facts (the entity guard in
 summarizer.py keeps the numbers). `messages()` starts with the summary, a system
