@@ -1,0 +1,187 @@
+"""The comparison harness and `tinyagent compare` (six-turn script, offline)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from tinyagent import HybridChatMemory, LlmClient
+from tinyagent.cli import SIX_TURNS, main
+from tinyagent.compare import NAMES, Table, TurnRecord, compare, make_strategies
+
+REFUND = "RF20260701001"
+LABELS = ["none", "in-memory", "window 6", "tokens 600", "summary 10/4", "hybrid 6/10"]
+
+
+@pytest.fixture(scope="module")
+def llm():
+    return LlmClient(offline=True)
+
+
+@pytest.fixture(scope="module")
+def six(llm):
+    """Every strategy on the six-turn demo, run once for the module."""
+    return compare(llm)
+
+
+def test_one_run_per_strategy_and_one_record_per_turn(six):
+    """Runs come in the order given, labelled with their sizes; each has a record a
+    turn holding the question, a non-empty answer and at least one model call."""
+    assert [run.name for run in six.runs] == LABELS
+    for run in six.runs:
+        assert [t.question for t in run.turns] == SIX_TURNS["en"]
+        assert all(isinstance(t, TurnRecord) and t.answer and t.prompt_tokens
+                   for t in run.turns)
+    assert six["hybrid 6/10"] is six.runs[-1]
+    assert isinstance(six["hybrid 6/10"].memory, HybridChatMemory)
+
+
+def test_the_full_buffer_grows_every_turn(six):
+    """In-memory: what memory holds and each turn's first prompt grow every turn."""
+    turns = six["in-memory"].turns
+    for before, after in zip(turns, turns[1:], strict=False):
+        assert after.memory_tokens > before.memory_tokens
+        assert after.context_tokens > before.context_tokens
+
+
+def test_without_memory_nothing_is_held_and_turn_2_asks_which_order(six):
+    """No memory: 0 tokens held, and "this vacuum" cannot be resolved in turn 2."""
+    run = six["none"]
+    assert all(t.memory_tokens == 0 for t in run.turns)
+    assert run.turns[1].answer.startswith("Which order do you mean?")
+
+
+def test_the_window_forgets_the_refund_number_summary_and_hybrid_keep_it(six):
+    """Turn 6 asks for the refund number of turn 2: the 6-message window has dropped
+    turn 2; in-memory, token window, summary and hybrid still answer it."""
+    answers = {run.name: run.turns[-1].answer for run in six.runs}
+    assert REFUND not in answers["none"] and REFUND not in answers["window 6"]
+    for name in ["in-memory", "tokens 600", "summary 10/4", "hybrid 6/10"]:
+        assert REFUND in answers[name], name
+
+
+def test_only_summary_kinds_call_the_summarizer(six):
+    """Summary and hybrid compress once (at 10 messages, after turn 5) and pay for it
+    in summarizer tokens; the others never call it."""
+    for run in six.runs:
+        calls = [t.summarizer_calls for t in run.turns]
+        if run.name.startswith(("summary", "hybrid")):
+            assert calls == [0, 0, 0, 0, 1, 0]
+            assert run.total("compressions") == 1 and run.total("summarizer_tokens") > 0
+        else:
+            assert sum(calls) == 0 and run.total("summarizer_tokens") == 0
+
+
+def test_cost_counts_every_call_and_the_summarizer(six):
+    """A turn's cost is all its prompts plus the summarizer's tokens; the peak is
+    the largest single prompt."""
+    run = six["hybrid 6/10"]
+    assert run.total("cost_tokens") == sum(
+        sum(t.prompt_tokens) + t.summarizer_tokens for t in run.turns)
+    assert run.peak_prompt_tokens == max(max(t.prompt_tokens) for t in run.turns)
+
+
+def test_runs_are_deterministic(llm):
+    """The offline model is a pure function of the request: same script, same numbers
+    and answers, every time."""
+    chosen = make_strategies(llm, ["window", "hybrid"])
+    first, second = compare(llm, None, chosen), compare(llm, None, chosen)
+    assert [r.turns for r in first.runs] == [r.turns for r in second.runs]
+
+
+def test_tokens_table_text_and_html(six):
+    """Text: caption, header, a row a turn, five total rows, numbers right-aligned.
+    HTML: one escaped table, nothing that changes between runs."""
+    text = str(six)
+    lines = text.splitlines()
+    assert len(lines) == 2 + 6 + 5
+    assert lines[1].split()[-2:] == ["hybrid", "6/10"]
+    assert lines[-1].startswith("memory held at the end")
+    assert len({len(line) for line in lines[1:]}) == 1  # every row as wide
+    html = six._repr_html_()
+    assert html.startswith("<table><caption>") and html.count("<tr>") == 1 + 6 + 5
+    assert "0x" not in html and html == six._repr_html_()
+
+
+def test_answers_table_side_by_side_and_stacked(six):
+    """Side by side: a row a turn, a column a strategy. With turns: a row per
+    strategy and turn, the question only on the first."""
+    wide = six.answers_table(width=30)
+    assert wide.header == ["turn", *LABELS] and len(wide.rows) == 6
+    assert all(len(cell) <= 30 for row in wide.rows for cell in row[1:])
+    tall = six.answers_table(70, turns=[6])
+    assert [row[1] for row in tall.rows] == LABELS
+    assert tall.rows[0][0].startswith("6 By the way") and tall.rows[1][0] == ""
+
+
+def test_table_aligns_chinese_by_terminal_columns():
+    """A CJK character takes two terminal columns: rows still line up."""
+    table = Table("t", ["turn", "tokens"], [["退款多久到账？", "9"], ["abc", "1,234"]])
+    lines = str(table).splitlines()[1:]
+    widths = {sum(2 if "\u4e00" <= c <= "\u9fff" or c == "？" else 1 for c in line)
+              for line in lines}
+    assert len(widths) == 1
+
+
+def test_unknown_strategy_names_the_value_and_the_choices(llm):
+    with pytest.raises(ValueError, match="unknown strategy hybird: choose from none"):
+        make_strategies(llm, ["none", "hybird"])
+    assert list(make_strategies(llm)) == LABELS and len(NAMES) == 6
+
+
+def test_an_empty_script_is_refused(llm):
+    with pytest.raises(ValueError, match="script is empty"):
+        compare(llm, [])
+
+
+def test_cli_compare_prints_the_table_and_the_last_answers(capsys):
+    """`tinyagent compare --strategies none,hybrid`: the banner, the table and the
+    answers to turn 6; nothing on stderr (not a terminal)."""
+    assert main(["compare", "--strategies", "none,hybrid"]) == 0
+    captured = capsys.readouterr()
+    assert "Strategies: none, hybrid 6/10; 6 turns." in captured.out
+    assert "peak prompt (any call)" in captured.out
+    assert f"Your refund number is {REFUND}" in captured.out
+    assert captured.err == ""
+
+
+def test_cli_compare_reads_a_script_and_shows_progress_on_a_terminal(
+        tmp_path, capsys, monkeypatch):
+    """--script: one message a line, blank lines skipped; on a terminal a progress
+    bar goes to stderr, never to stdout."""
+    script = tmp_path / "script.txt"
+    script.write_text("Where is my order 90417?\n\nWhat was the tracking number "
+                      "again?\n", encoding="utf-8")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    status = main(["compare", "--script", str(script), "--strategies", "window",
+                   "--answers", "all"])
+    captured = capsys.readouterr()
+    assert status == 0 and "2 turns" in captured.out
+    assert "YT5566778899" in captured.out.split("Answers")[1]
+    assert "window 6: turn 2/2" in captured.err and captured.err.endswith("\n")
+    assert "#" not in captured.out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--strategies", "none,nope"], "unknown strategy nope"),
+    (["--script", "missing.txt"], "missing.txt"),
+])
+def test_cli_compare_bad_input_exits_2_with_the_reason(argv, message, capsys):
+    assert main(["compare", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_compare_empty_script(tmp_path, capsys):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n  \n", encoding="utf-8")
+    assert main(["compare", "--script", str(empty)]) == 2
+    captured = capsys.readouterr()
+    assert "is empty: write one message a line" in captured.err and not captured.out
+
+
+def test_importing_compare_does_not_import_matplotlib():
+    """`tinyagent` imports compare at start-up: it must stay light."""
+    code = "import sys, tinyagent.compare; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"

@@ -1,0 +1,139 @@
+"""The planted-fact evaluation: the dialog generator, the scores, the pictures."""
+
+import re
+
+import matplotlib
+import pytest
+
+from tinyagent import LlmClient
+from tinyagent.evaluation import (
+    FILLERS,
+    LOOKUPS,
+    PROBE_SPAN,
+    PROBES,
+    PRODUCTS,
+    REFUNDS,
+    Score,
+    evaluate,
+    planted_dialog,
+    plot_recall_cost,
+    plot_tokens,
+)
+from tinyagent.offline.intents import detect_intent, order_ids
+from tinyagent.tools import store
+
+matplotlib.use("Agg")
+
+
+@pytest.fixture(scope="module")
+def evaluation():
+    """The 50-turn evaluation of every strategy, run once for the module (~3 s)."""
+    return evaluate(LlmClient(offline=True))
+
+
+# -- the generator
+def test_same_seed_same_dialog_other_seed_other_dialog():
+    assert planted_dialog(50, seed=3) == planted_dialog(50, seed=3)
+    assert planted_dialog(50, seed=3).turns != planted_dialog(50, seed=4).turns
+    assert len(planted_dialog(12, seed=1).turns) == 12
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_facts_planted_early_probes_late(seed):
+    """Turn 1 looks the order up, turn 2 refunds it, three probes (one per fact) fall
+    in the last PROBE_SPAN turns, and the planted values are the store's."""
+    dialog = planted_dialog(50, seed)
+    order = dialog.facts["order"]
+    assert order_ids(dialog.turns[0]) == [order] == order_ids(dialog.turns[1])
+    assert dialog.facts["tracking"] == store.ORDERS[order]["tracking_number"]
+    assert dialog.facts["refund"] == "RF20260701001"
+    assert sorted(p.fact for p in dialog.probes) == ["order", "refund", "tracking"]
+    for probe in dialog.probes:
+        assert 50 - PROBE_SPAN < probe.turn <= 50
+        assert probe.expected == dialog.facts[probe.fact]
+        assert detect_intent(dialog.turns[probe.turn - 1]) == "recall"
+
+
+def test_every_phrasing_triggers_the_intended_intent():
+    """Lookups ask about an order, refunds ask for one, probes recall; fillers are
+    none of these and name no order, so they never overwrite a planted fact."""
+    assert {detect_intent(t.format(order="90417")) for t in LOOKUPS} == {"order_status"}
+    assert {detect_intent(t.format(order="90417")) for t in REFUNDS} == {"refund"}
+    assert {detect_intent(t) for ts in PROBES.values() for t in ts} == {"recall"}
+    for template in FILLERS:
+        text = template.format(a=PRODUCTS[2], b=PRODUCTS[3])
+        assert detect_intent(text) not in {"recall", "refund", "order_status", "help"}
+        assert not re.search(r"\d{5}", text)
+
+
+def test_too_short_a_dialog_is_refused():
+    with pytest.raises(ValueError, match="turns must be >= 6"):
+        planted_dialog(5)
+
+
+# -- the scores
+def test_recall_per_strategy(evaluation):
+    """The full buffer, summary and hybrid recall every planted fact; no memory, the
+    6-message window and the 600-token window have lost them all by the probes."""
+    recall = {s.strategy: sum(s.recalled) for s in evaluation.scores}
+    assert recall == {"none": 0, "in-memory": 3, "window 6": 0, "tokens 600": 0,
+                      "summary 10/4": 3, "hybrid 6/10": 3}
+
+
+def test_full_buffer_grows_every_turn_window_and_hybrid_stay_bounded(evaluation):
+    """In-memory holds more after every turn; the window and the hybrid hold no more
+    in the second half of the dialog than in the first."""
+    runs = evaluation.comparison
+    held = [t.memory_tokens for t in runs["in-memory"].turns]
+    assert all(b > a for a, b in zip(held, held[1:], strict=False))
+    for name in ["window 6", "hybrid 6/10"]:
+        held = [t.memory_tokens for t in runs[name].turns]
+        assert max(held[25:]) <= max(held[:25]) * 1.15, name
+
+
+def test_hybrid_keeps_everything_for_a_fraction_of_the_full_buffer(evaluation):
+    """The memory part: hybrid's peak is at most 25 % of the full buffer's. Whole
+    prompts: the system prompt and tool schemas (~540 tokens) are sent on every call
+    by every strategy, so no memory gets the peak below no memory's; the hybrid stays
+    under 40 % of the full buffer's peak at 50 turns."""
+    full, hybrid, none = (evaluation[n] for n in ["in-memory", "hybrid 6/10", "none"])
+    assert hybrid.peak_memory_tokens <= 0.25 * full.peak_memory_tokens
+    assert none.peak_prompt_tokens < hybrid.peak_prompt_tokens
+    assert hybrid.peak_prompt_tokens <= 0.40 * full.peak_prompt_tokens
+    assert hybrid.total_tokens < 0.7 * full.total_tokens
+
+
+def test_summarizer_calls_are_the_extra_cost(evaluation):
+    for s in evaluation.scores:
+        summarizes = s.strategy.startswith(("summary", "hybrid"))
+        assert (s.summarizer_calls > 0) == summarizes == (s.summarizer_tokens > 0)
+        assert s.total_tokens == s.prompt_tokens + s.summarizer_tokens
+
+
+def test_score_recall_is_a_fraction():
+    score = Score("x", (True, False, True), 1, 1, 0, 0, 0)
+    assert score.recall == pytest.approx(2 / 3)
+
+
+def test_table_text_and_html(evaluation):
+    text = str(evaluation).splitlines()
+    assert text[0] == "Planted facts: 50 turns (seed 0), 3 probes"
+    assert text[1].split()[:2] == ["strategy", "recall"] and len(text) == 2 + 6
+    assert "3/3" in text[-1] and text[-1].startswith("hybrid 6/10")
+    assert evaluation._repr_html_().count("<tr>") == 7
+
+
+# -- the pictures
+def test_plots_draw_a_line_or_a_point_per_strategy(evaluation):
+    import matplotlib.pyplot as plt
+
+    ax = plot_tokens(evaluation.comparison)
+    assert len(ax.get_lines()) == 6 and len(ax.get_lines()[0].get_xdata()) == 50
+    ax = plot_tokens(evaluation.comparison, cumulative=True)
+    assert ax.get_lines()[1].get_ydata()[-1] == evaluation["in-memory"].total_tokens
+    axes = plot_recall_cost(evaluation)
+    names = [s.strategy for s in evaluation.scores]
+    assert [t.get_text() for t in axes[1].get_legend().get_texts()] == names
+    for ax in axes:  # a point per strategy, and the frontier
+        assert len(ax.collections) == len(names) and len(ax.get_lines()) == 1
+    plt.close("all")
