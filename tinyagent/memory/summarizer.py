@@ -154,14 +154,26 @@ class Summarizer:
         request = self.request(previous, messages)
         try:
             response = self.llm.chat(request)
-        except Exception:  # LlmError, or whatever a hand-made client raises: a
-            response = None  # summary is never worth losing the conversation for
-        text = ""
-        if response is not None and isinstance(response.content, str):
             self.tokens += response.usage.total_tokens
-            text = clean(response.content)
-        if not text:  # failed, empty or whitespace: build it by rule
-            self.fallbacks += 1
-            text = clean(fallback_summary(previous, messages)) or "- (nothing to keep)"
+            summary = self.parse(response.content)
+        except Exception:  # LlmError, an unusable reply, whatever a hand-made client
+            self.fallbacks += 1  # raises: a summary is never worth losing the
+            summary = self.fallback(previous, messages)  # conversation for
         required = find_ids(request[1].content)  # old summary + new messages
-        return keep_ids(cap(text, self.max_chars), required)
+        return self.finish(summary, required)
+
+    # -- three steps a subclass may change (StructuredSummarizer, notebook 07)
+    def parse(self, content: object) -> Any:
+        """The model's reply as a summary; ValueError when it is unusable."""
+        text = clean(content) if isinstance(content, str) else ""
+        if not text:
+            raise ValueError("empty summary")
+        return text
+
+    def fallback(self, previous: str | None, messages: Sequence[ChatMessage]) -> Any:
+        """The rule-based merge used when the model fails."""
+        return clean(fallback_summary(previous, messages)) or "- (nothing to keep)"
+
+    def finish(self, summary: Any, required: Sequence[str]) -> str:
+        """Cap the length, then let the entity guard put back any missing id."""
+        return keep_ids(cap(summary, self.max_chars), required)

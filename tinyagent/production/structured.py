@@ -23,7 +23,6 @@ from ..memory.summarizer import (
     SupportsChat,
     clean,
     fallback_summary,
-    find_ids,
     keep_ids,
 )
 from ..messages import ChatMessage
@@ -146,21 +145,21 @@ class StructuredSummarizer(Summarizer):
         old = StructuredSummary.from_text(previous).to_json() if previous else None
         return super().request(old, messages)
 
-    def summarize(self, previous: str | None,
-                  messages: Sequence[ChatMessage]) -> str:
-        """Never raises for a model failure or bad JSON: falls back instead."""
-        self.calls += 1
-        request = self.request(previous, messages)
-        try:
-            response = self.llm.chat(request)
-            self.tokens += response.usage.total_tokens
-            document = StructuredSummary.from_json(response.content)
-        except Exception:  # LlmError, a reply that is not JSON, JSON of another shape
-            self.fallbacks += 1
-            document = fallback_document(previous, messages)
-        self.last = document
-        required = find_ids(request[1].content)  # old summary + new messages
-        return document.render(self.max_chars, required)
+    # The flow (call, fall back on any failure, guard the ids) is Summarizer's;
+    # only what a reply, a fallback and the final text are differ here.
+    def parse(self, content: object) -> StructuredSummary:
+        """The reply as a document; raises for text that is not JSON of our shape."""
+        if not isinstance(content, str):
+            raise ValueError("the reply has no text")
+        return StructuredSummary.from_json(content)
+
+    def fallback(self, previous: str | None,
+                 messages: Sequence[ChatMessage]) -> StructuredSummary:
+        return fallback_document(previous, messages)
+
+    def finish(self, summary: StructuredSummary, required: Sequence[str]) -> str:
+        self.last = summary
+        return summary.render(self.max_chars, required)
 
 
 def fallback_document(previous: str | None,
