@@ -216,20 +216,9 @@ def test_first_tool_call(text, name, arguments):
     assert message["content"]  # the thought
 
 
-SIX_TURNS = {
-    "en": ["Where is my order 88231?",
-           "I want a refund, this vacuum won't go back to its dock",
-           "How long until the refund arrives?",
-           "Do you have any new robot vacuums to recommend?",
-           "How much is the S20 Pro?",
-           "By the way, what was that refund number again?"],
-    "zh": ["帮我查一下订单 88231 的物流到哪了",
-           "那我要退款呢，这个扫地机不回充了",
-           "退款多久到账？",
-           "你们有没有新款扫地机推荐一下",
-           "S20 Pro 多少钱",
-           "对了，刚才那个退款编号是多少来着"],
-}
+# The SPEC §7 dialog, as the CLI plays it (tests may import the CLI; the offline
+# model itself never does).
+from tinyagent.cli import SIX_TURNS  # noqa: E402
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
