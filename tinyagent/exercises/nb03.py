@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..memory.base import drop_orphans, split_turns
+from ..memory.token_window import TokenWindowChatMemory
 from ..messages import ChatMessage, Role, ToolCall
 from ..tokens import count_message_tokens
 from . import Case, exercise
@@ -138,15 +139,12 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
 
 def reference_token_window(messages: list[ChatMessage],
                            max_tokens: int) -> list[ChatMessage]:
-    """What TokenWindowChatMemory(max_tokens) holds after these messages."""
-    kept: list[ChatMessage] = []
-    tokens = 0
-    for turn in reversed(split_turns(messages)):
-        size = sum(count_message_tokens(m) for m in turn)
-        if kept and tokens + size > max_tokens:
-            break
-        kept, tokens = turn + kept, tokens + size
-    return kept
+    """What the package's TokenWindowChatMemory(max_tokens) holds afterwards:
+    the learner's function must agree with the real thing."""
+    memory = TokenWindowChatMemory(max_tokens)
+    for message in messages:
+        memory.add(message)
+    return memory.messages()
 
 
 def _tokens(messages: list[ChatMessage]) -> int:
