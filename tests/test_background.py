@@ -152,3 +152,33 @@ def test_wait_returns_at_once_when_nothing_is_due(pool):
     memory = BackgroundSummaryMemory(GatedLlm(), keep_recent_turns=4, executor=pool)
     add_turns(memory, range(3))
     assert memory.in_flight is None and memory.wait().compression_count == 0
+
+
+class PowerCut(BaseException):
+    """Not an Exception: the summarizer's fallback cannot catch it."""
+
+
+class CrashingLlm:
+    def __init__(self):
+        self.calls = 0
+
+    def chat(self, messages, tools=None):
+        self.calls += 1
+        raise PowerCut
+
+
+def test_a_crashing_compression_is_not_retried_in_a_loop(pool):
+    """A compression that raises frees its slot and stops; wait() re-raises; the
+    next turn tries again (one call per attempt, no retry storm)."""
+    llm = CrashingLlm()
+    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, batch_turns=1,
+                                     executor=pool)
+    add_turns(memory, range(3))
+    with pytest.raises(PowerCut):
+        memory.wait()
+    assert llm.calls == 1 and memory.in_flight is None
+    add_turns(memory, [3])
+    with pytest.raises(PowerCut):
+        memory.wait()
+    assert llm.calls == 2
+    assert all(f"answer {n}" in str(memory.messages()) for n in range(4))

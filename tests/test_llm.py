@@ -134,3 +134,19 @@ def test_offline_call_goes_through_the_sdk():
     response = LlmClient(offline=True).chat(HELLO)
     assert response.usage.prompt_tokens > 0
     assert response.tool_calls or response.content
+
+
+@pytest.mark.parametrize("echo", [
+    f"Incorrect API key provided: {KEY}.",
+    f"api_key={KEY[:12]}... is not valid",  # a prefix of the key, as OpenAI prints
+    "key a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4 rejected",  # a 32-hex key of another kind
+    f"(Bearer {KEY})",
+])
+def test_key_like_text_in_provider_errors_is_masked(echo):
+    """Whatever part of a key a provider echoes, the LlmError text masks it."""
+    def reject(request):
+        return httpx.Response(401, json={"error": {"message": echo, "type": "auth"}})
+    with pytest.raises(LlmError) as info:
+        _real_client_answering(reject).chat(HELLO)
+    text = str(info.value)
+    assert "***" in text and KEY[:10] not in text and "a1b2c3d4e5" not in text

@@ -9,6 +9,7 @@ timeouts are the SDK's own. Left out: streaming, async calls and multimodal inpu
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -142,7 +143,8 @@ class LlmClient:
             choice = completion.choices[0].message
         except openai.APIStatusError as exc:
             raise LlmError(f"model call failed: HTTP {exc.status_code} from "
-                           f"{self._where()}: {_short(exc)}. {_hint(exc.status_code)}"
+                           f"{self._where()}: {_short(exc, self._api_key)}. "
+                           f"{_hint(exc.status_code)}"
                            ) from None
         except openai.APITimeoutError:
             raise LlmError(f"model call timed out after {self.timeout:g}s at "
@@ -170,13 +172,19 @@ class LlmClient:
         return f"{self.base_url} ({self.model})"
 
 
-def _short(exc: Exception) -> str:
-    """The provider's message, clipped, with anything key-like removed."""
+KEY_LIKE = re.compile(r"(sk-|Bearer\s+)[\w.-]+|\b[\w-]{32,}\b")
+
+
+def _short(exc: Exception, api_key: str | None) -> str:
+    """The provider's message, clipped, with our key and anything key-like masked.
+
+    Providers echo part or all of a rejected key ("Incorrect API key provided:
+    sk-abc…"); it must not reach a notebook output or a log line.
+    """
     text = str(getattr(exc, "message", exc)).replace("\n", " ")
-    for word in text.split():
-        if word.startswith(("sk-", "Bearer")) or len(word) > 40:
-            text = text.replace(word, "***")
-    return text[:200]
+    if api_key:
+        text = text.replace(api_key, "***")
+    return KEY_LIKE.sub("***", text)[:200]
 
 
 def _hint(status: int) -> str:

@@ -59,16 +59,14 @@ def drop_orphans(messages: Iterable[ChatMessage]) -> list[ChatMessage]:
     create orphans, but a learner's list may, and the API would reject it.
     """
     messages = list(messages)
+    # First the calls missing a result (the API wants every result or none)...
     answered = {m.tool_call_id for m in messages if m.role is Role.TOOL}
+    messages = [m for m in messages
+                if all(c.id in answered for c in m.tool_calls)]
+    # ...then the results whose call is gone: out of the window, or dropped just now.
     called = {c.id for m in messages for c in m.tool_calls}
-    kept = []
-    for m in messages:
-        if m.role is Role.TOOL and m.tool_call_id not in called:
-            continue  # its call fell out of the window
-        if m.tool_calls and not all(c.id in answered for c in m.tool_calls):
-            continue  # a call without its result: the API wants both or neither
-        kept.append(m)
-    return kept
+    return [m for m in messages
+            if m.role is not Role.TOOL or m.tool_call_id in called]
 
 
 def check_size(name: str, value: int, minimum: int, why: str) -> None:

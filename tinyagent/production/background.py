@@ -57,15 +57,16 @@ class BackgroundSummaryMemory(IncrementalSummaryMemory):
 
     def _run(self, batch: Batch) -> bool:
         """On a pool thread: summarize outside the lock, apply inside it."""
-        applied = False
         try:
-            text = self.summarize(batch)
-            with self._lock:
-                applied = self.apply(batch, text)
-        finally:
-            with self._lock:  # clear the slot, then start the next batch if one is due
-                self.in_flight = None
-                self._trim()
+            text = self.summarize(batch)  # falls back on model errors; may still raise
+        except BaseException:
+            with self._lock:  # free the slot but plan nothing: replanning the same
+                self.in_flight = None  # batch now would fail the same way, forever.
+            raise  # the next turn's add() tries again; wait() re-raises this
+        with self._lock:
+            applied = self.apply(batch, text)
+            self.in_flight = None
+            self._trim()  # pick up the turns that ended meanwhile
         return applied
 
     def wait(self) -> SummaryState:

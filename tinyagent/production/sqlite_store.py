@@ -78,10 +78,10 @@ class SqliteStore:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+                self._conn.execute("COMMIT")  # may fail too (e.g. busy): roll back
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
 
     def _id(self, db: sqlite3.Connection, name: str, touch: bool = False) -> int:
         row = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
