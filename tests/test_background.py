@@ -159,26 +159,31 @@ class PowerCut(BaseException):
 
 
 class CrashingLlm:
+    """Blocks each call until `release` is set, then raises PowerCut."""
+
     def __init__(self):
-        self.calls = 0
+        self.calls, self.release = 0, threading.Event()
 
     def chat(self, messages, tools=None):
         self.calls += 1
+        assert self.release.wait(TIMEOUT), "the test never released the summarizer"
         raise PowerCut
 
 
 def test_a_crashing_compression_is_not_retried_in_a_loop(pool):
-    """A compression that raises frees its slot and stops; wait() re-raises; the
-    next turn tries again (one call per attempt, no retry storm)."""
+    """A compression that raises frees its slot and stops (its future holds the
+    error); the next turn tries again: one call per attempt, no retry storm."""
     llm = CrashingLlm()
     memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, batch_turns=1,
                                      executor=pool)
-    add_turns(memory, range(3))
-    with pytest.raises(PowerCut):
-        memory.wait()
-    assert llm.calls == 1 and memory.in_flight is None
-    add_turns(memory, [3])
-    with pytest.raises(PowerCut):
-        memory.wait()
-    assert llm.calls == 2
-    assert all(f"answer {n}" in str(memory.messages()) for n in range(4))
+    for attempt in (1, 2):
+        llm.release.clear()
+        add_turns(memory, [attempt * 10, attempt * 10 + 1])
+        future = memory.in_flight  # started by the turns just added, still blocked
+        assert future is not None
+        llm.release.set()
+        with pytest.raises(PowerCut):
+            future.result(TIMEOUT)
+        memory.wait()  # nothing left in flight: returns at once
+        assert llm.calls == attempt and memory.in_flight is None
+    assert all(f"answer {n}" in str(memory.messages()) for n in (10, 11, 20, 21))

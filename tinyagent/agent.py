@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .llm import LlmClient
 from .memory.base import ChatMemory
-from .messages import ChatMessage, Role, ToolCall
+from .messages import ChatMessage, Role, ToolCall, clip
 from .tokens import TokenBudget, count_messages_tokens, count_tools_tokens
 from .tools.registry import ToolRegistry
 
@@ -198,9 +198,3 @@ class ReActAgent:
                              for k, v in call.arguments.items())
             print(f"  step {number} call:    {call.name}({args})")
             print(f"  step {number} result:  {clip(result, 110)}")
-
-
-def clip(text: str, width: int) -> str:
-    """One line of at most `width` characters."""
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"

@@ -17,6 +17,7 @@ from typing import cast
 from .agent import ReActAgent
 from .llm import LlmClient, LlmError
 from .memory.base import ChatMemory
+from .messages import clip
 from .tools import bitmall_tools
 
 SIX_TURNS = {
@@ -62,9 +63,7 @@ def print_memory(memory: ChatMemory | None, width: int = 80) -> None:
             label = "summary"
             text = text.removeprefix(SUMMARY_HEADER).removesuffix(SUMMARY_FOOTER)
         prefix = f"{i:>2}. [{label}] "
-        text = text.strip()
-        cut = width - len(prefix)
-        print(prefix + (text if len(text) <= cut else text[: cut - 1] + "…"))
+        print(prefix + clip(text, width - len(prefix)))
 
 
 def demo(lang: str) -> int:

@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from . import memory as m
-from .agent import ReActAgent, clip
+from .agent import ReActAgent
 from .cli import SIX_TURNS
 from .llm import LlmClient, LlmError
+from .messages import clip
 from .tokens import count_message_tokens
 from .tools import bitmall_tools
 

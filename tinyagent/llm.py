@@ -142,10 +142,10 @@ class LlmClient:
             completion = self.client.chat.completions.create(**request)
             choice = completion.choices[0].message
         except openai.APIStatusError as exc:
+            secret = None if self.offline else self._api_key
             raise LlmError(f"model call failed: HTTP {exc.status_code} from "
-                           f"{self._where()}: {_short(exc, self._api_key)}. "
-                           f"{_hint(exc.status_code)}"
-                           ) from None
+                           f"{self._where()}: {_short(exc, secret)}. "
+                           f"{_hint(exc.status_code)}") from None
         except openai.APITimeoutError:
             raise LlmError(f"model call timed out after {self.timeout:g}s at "
                            f"{self._where()}; check the network or raise timeout"

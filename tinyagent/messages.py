@@ -111,11 +111,14 @@ class ChatMessage:
 
     def preview(self, width: int = 80) -> str:
         """One line for tables and printouts, cut at `width` characters."""
-        text = self.content.replace("\n", " ")
-        if self.tool_calls:
-            text = (text + " " if text else "") + ", ".join(
-                c.signature() for c in self.tool_calls)
-        return text if len(text) <= width else text[: width - 1] + "…"
+        calls = ", ".join(c.signature() for c in self.tool_calls)
+        return clip(f"{self.content} {calls}", width)
+
+
+def clip(text: str, width: int) -> str:
+    """`text` on one line, at most `width` characters; "…" marks a cut."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:

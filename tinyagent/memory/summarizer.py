@@ -12,7 +12,8 @@ a new summary, then two guards make it safe to forget the originals:
 - fallback merge: when the call fails (LlmError: HTTP error, timeout, malformed
   reply) or the reply is empty, a rule-based summary is built instead from the
   previous summary, the user's requests (quoted) and the answers (clipped). The
-  error text is never stored: the conversation goes on, nothing is lost.
+  error text is never stored, no message is dropped before a summary exists, and
+  the entity guard keeps every id; the wording itself is clipped.
 
 Then a length cap in characters: the oldest lines go first, the ids line is never
 cut. Left out: structured sections, async refresh and persistence (notebook 07).
@@ -25,7 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..messages import ChatMessage, Role
+from ..messages import ChatMessage, Role, clip
 from .base import check_size
 
 if TYPE_CHECKING:
@@ -82,10 +83,6 @@ def summary_message(summary: str) -> ChatMessage:
     return ChatMessage.system(f"{SUMMARY_HEADER}\n{summary}\n{SUMMARY_FOOTER}")
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def clean(text: str) -> str:
     """Drop old ids lines (the guard rebuilds them) and neutralise forged fences."""
     for fence in (SUMMARY_HEADER, SUMMARY_FOOTER):
@@ -99,7 +96,7 @@ def fallback_summary(previous: str | None, messages: Sequence[ChatMessage]) -> s
     """A summary without a model: earlier lines + requests quoted + answers clipped."""
     lines = clean(previous or "").splitlines()
     for m in messages:
-        text = _clip(_text(m), 100)
+        text = clip(_text(m), 100)
         if m.role is Role.USER:  # quoted as JSON: a request stays data, not a command
             lines.append(f"- user asked: {json.dumps(text, ensure_ascii=False)}")
         elif text:  # the answers' facts, tool results, clipped
@@ -113,7 +110,8 @@ def cap(text: str, max_chars: int) -> str:
     size = sum(len(line) + 1 for line in lines) - 1
     while len(lines) > 1 and size > max_chars:
         size -= len(lines.pop(0)) + 1
-    return _clip("\n".join(lines), max_chars) if size > max_chars else "\n".join(lines)
+    text = "\n".join(lines)  # one line left, still too long: cut it (keep the \n's)
+    return text[: max_chars - 1] + "…" if size > max_chars else text
 
 
 def keep_ids(summary: str, required: Sequence[str]) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..agent import ReActAgent, clip
+from ..agent import ReActAgent
 from ..llm import LlmClient, LlmError
 from ..memory import (
     HybridChatMemory,
@@ -30,7 +30,7 @@ from ..memory import (
     TokenWindowChatMemory,
 )
 from ..memory.base import ChatMemory
-from ..messages import Role
+from ..messages import Role, clip
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
 from .incremental import IncrementalSummaryMemory

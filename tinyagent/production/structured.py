@@ -25,7 +25,7 @@ from ..memory.summarizer import (
     fallback_summary,
     keep_ids,
 )
-from ..messages import ChatMessage
+from ..messages import ChatMessage, clip
 
 MAX_ITEMS, MAX_ITEM_CHARS, MAX_RENDER_CHARS = 6, 80, 1400
 SECTIONS = {  # JSON key -> heading of the rendered summary, in rendering order
@@ -46,9 +46,7 @@ PROMPT = ("You summarize a customer-service conversation for the agent's memory.
 def cap_items(items: Iterable[str], max_items: int = MAX_ITEMS,
               max_chars: int = MAX_ITEM_CHARS) -> list[str]:
     """The newest `max_items` non-blank items, each clipped to `max_chars` with "…"."""
-    kept = [" ".join(item.split()) for item in items]
-    kept = [item if len(item) <= max_chars else item[: max_chars - 1] + "…"
-            for item in kept if item]
+    kept = [clip(item, max_chars) for item in items if item.strip()]
     return kept[-max_items:] if max_items else []
 
 
