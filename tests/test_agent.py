@@ -201,3 +201,12 @@ def test_verbose_trace_is_deterministic(capsys):
     for part in ["User: Where is my order 88231?", "thought:", "result:",
                  'queryOrder(order_id="88231")', "stop: answer", "Agent: "]:
         assert part in outputs[0]
+
+
+def test_an_unchanged_system_prompt_is_not_counted_again():
+    """Turn after turn, the same system text is the same (already counted) message."""
+    a = agent(InMemoryChatMemory())
+    a.run("Where is my order 88231?")
+    first = a.last_trace.messages[0]
+    a.run("How much is the S20 Pro?")
+    assert a.last_trace.messages[0] is first and first._tokens is not None

@@ -121,3 +121,19 @@ def test_duplicate_tool_names_are_rejected():
     tool = Tool("t", "d", lambda: "x")
     with pytest.raises(ValueError, match="'t' is already registered"):
         ToolRegistry([tool, tool])
+
+
+def test_tool_repr_has_no_address():
+    """A Tool prints without its function's memory address (notebooks print it)."""
+    assert "0x" not in repr(bitmall_tools()._tools["queryOrder"])
+
+
+def test_schema_tokens_are_counted_once(monkeypatch):
+    """The schemas' token count is cached until a tool is registered."""
+    from tinyagent.tools import registry as module
+    registry = bitmall_tools()
+    first = registry.schema_tokens()
+    monkeypatch.setattr(module, "count_tools_tokens", lambda tools: 1)
+    assert registry.schema_tokens() == first
+    registry.register(Tool("extra", "d", lambda: "x"))
+    assert registry.schema_tokens() == 1

@@ -14,10 +14,10 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from .llm import LlmClient
+from .llm import SupportsChat
 from .memory.base import ChatMemory
 from .messages import ChatMessage, Role, ToolCall, clip
-from .tokens import TokenBudget, count_messages_tokens, count_tools_tokens
+from .tokens import TokenBudget, count_messages_tokens
 from .tools.registry import ToolRegistry
 
 SYSTEM_PROMPT = (
@@ -83,7 +83,7 @@ def is_chinese(text: str) -> bool:
 class ReActAgent:
     """A BitMall clerk: `agent.run("Where is my order 88231?")` returns the answer."""
 
-    def __init__(self, llm: LlmClient, tools: ToolRegistry, max_steps: int = 10,
+    def __init__(self, llm: SupportsChat, tools: ToolRegistry, max_steps: int = 10,
                  max_tokens: int = 8000, memory: ChatMemory | None = None,
                  verbose: bool = True, *, system_prompt: str = SYSTEM_PROMPT,
                  remember_tool_calls: bool = False) -> None:
@@ -99,6 +99,7 @@ class ReActAgent:
         # Off by default, as in TinyAgent: remembering tool calls costs many tokens.
         self.remember_tool_calls = remember_tool_calls
         self.last_trace: RunTrace | None = None
+        self._system: ChatMessage | None = None  # last system message, tokens cached
 
     def build_messages(self, text: str) -> list[ChatMessage]:
         """System prompt + remembered history + the new user message.
@@ -112,7 +113,9 @@ class ReActAgent:
             system += "\n\n" + MEMORY_HINT
         while history and history[0].role is Role.SYSTEM:
             system += "\n\n" + history.pop(0).content
-        return [ChatMessage.system(system), *history, ChatMessage.user(text)]
+        if self._system is None or self._system.content != system:
+            self._system = ChatMessage.system(system)  # new text: counted once, then
+        return [self._system, *history, ChatMessage.user(text)]  # read from its cache
 
     def run(self, text: str) -> str:
         """Answer one user message; the trace is in `self.last_trace` afterwards."""
@@ -121,8 +124,7 @@ class ReActAgent:
         messages = self.build_messages(text)
         trace = RunTrace(question=text, messages=messages)
         turn_start = len(messages) - 1  # the new user message: what memory will get
-        schemas = self.tools.schemas()
-        tools_tokens = count_tools_tokens(schemas)
+        schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
         previous_signature, repeats = None, 0
         self._say(f"User: {text}")
         for number in range(1, self.max_steps + 1):

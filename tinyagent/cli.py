@@ -3,8 +3,10 @@
 `tinyagent demo` replays the course in a terminal: the stateless failure, then the
 six-turn hybrid-memory dialog of the original TinyAgent (SPEC §7) with the memory
 printed at the end. `tinyagent chat` is a REPL with a memory of your choice; with
-standard input from a pipe it reads one user message a line, so it can be scripted.
-Left out: colours and readline history.
+standard input from a pipe it reads one user message a line, so it can be scripted;
+`--session NAME --db FILE` resumes it after a restart (notebook 07). Each command is
+the terminal twin of a notebook: demo of 01 and 05, compare of 06, bench of 03's
+cost argument. Left out: colours and readline history.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .messages import ChatMessage, ToolCall, parse_arguments
 
@@ -48,6 +48,14 @@ class ChatResponse:
     def to_message(self) -> ChatMessage:
         """The assistant message to append to the conversation."""
         return ChatMessage.assistant(self.content, tool_calls=tuple(self.tool_calls))
+
+
+class SupportsChat(Protocol):
+    """Anything with LlmClient's chat(): the real client, the offline one, a fake.
+    The agent and the summarizers need nothing more from a model."""
+
+    def chat(self, messages: list[ChatMessage],
+             tools: list[dict[str, Any]] | None = None) -> ChatResponse: ...
 
 
 def _env_flag(name: str) -> bool:

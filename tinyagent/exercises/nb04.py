@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..memory.base import split_turns
+from ..memory.summary import compression_cut
 from ..messages import ChatMessage
 from . import Case, exercise
 from .nb03 import dialog
@@ -20,15 +21,11 @@ from .nb03 import dialog
 
 def reference_plan(messages: list[ChatMessage], threshold: int,
                    keep_recent: int) -> int:
-    """SummaryChatMemory's rule: the oldest whole turns, keep_recent left verbatim."""
+    """SummaryChatMemory's own rule (its trigger, then `compression_cut`)."""
     if len(messages) < threshold:
         return 0
-    cut = 0
-    for turn in split_turns(messages):
-        if len(messages) - cut - len(turn) < keep_recent:
-            break
-        cut += len(turn)
-    return cut
+    sizes = [len(turn) for turn in split_turns(messages)]
+    return compression_cut(sizes, len(messages), keep_recent)
 
 
 def _one_long_turn() -> list[ChatMessage]:

@@ -17,8 +17,8 @@ persistence (notebook 07).
 
 from __future__ import annotations
 
+from ..llm import SupportsChat
 from .base import BaseChatMemory, check_size
-from .summarizer import SupportsChat
 from .summary import SummaryChatMemory
 
 

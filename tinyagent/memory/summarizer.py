@@ -24,13 +24,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
+from ..llm import SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .base import check_size
-
-if TYPE_CHECKING:
-    from ..llm import ChatResponse
 
 PROMPT = ("You summarize a customer-service conversation for the agent's memory. "
           "Keep order numbers, product names, amounts, tracking and refund numbers, "
@@ -49,13 +47,6 @@ IDS_LINE = "- ids kept: "
 # stop a match inside a longer number, an amount (¥12000, 12,000) or a decimal.
 ID_PATTERN = re.compile(r"(?<![A-Za-z0-9])(?:RF\d{11}|[A-Z]{2}\d{10})(?!\d)"
                         r"|(?<![A-Za-z\d¥$])(?<!\d[.,])\d{5}(?!\d|[.,]\d)")
-
-
-class SupportsChat(Protocol):
-    """Anything with LlmClient's chat(): the real client, the offline one, a fake."""
-
-    def chat(self, messages: list[ChatMessage],
-             tools: list[dict[str, Any]] | None = None) -> ChatResponse: ...
 
 
 def find_ids(text: str) -> list[str]:

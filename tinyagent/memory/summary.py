@@ -14,13 +14,26 @@ in the background (notebook 07)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
+from ..llm import SupportsChat
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
 from .base import BaseChatMemory, check_size
-from .summarizer import Summarizer, SupportsChat, summary_message
+from .summarizer import Summarizer, summary_message
+
+
+def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> int:
+    """How many of the oldest messages to compress: whole turns, oldest first,
+    while the rest still holds at least `keep_recent` messages."""
+    cut = 0
+    for size in turn_sizes:
+        if held - cut - size < keep_recent:
+            break
+        cut += size
+    return cut
 
 
 class SummaryChatMemory(BaseChatMemory):
@@ -65,12 +78,8 @@ class SummaryChatMemory(BaseChatMemory):
             self._compress()
 
     def _compress(self) -> None:
-        # Whole turns, oldest first, while the rest still holds keep_recent messages.
-        cut = 0
-        for size in self._turn_sizes():
-            if len(self._messages) - cut - size < self.keep_recent:
-                break
-            cut += size
+        cut = compression_cut(self._turn_sizes(), len(self._messages),
+                              self.keep_recent)
         if not cut:  # one long turn: nothing is old enough to compress yet
             return
         span = list(islice(self._messages, cut))

@@ -19,7 +19,6 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 ORDER_ID = re.compile(r"(?<![A-Za-z\d¥$.,])\d{5}(?!\d|,\d{3}|\.\d)")
 REFUND_ID = re.compile(r"(?<![A-Za-z])RF\d{11}(?!\d)")
 TRACKING_ID = re.compile(r"(?<![A-Za-z])(?!RF\d{11})[A-Z]{2}\d{10}(?!\d)")
-AMOUNT = re.compile(r"¥\s?\d[\d,]*(?:\.\d+)?(?:[–-]\d+)?")
 # Model names ("S20 Pro", "s10 lite") and brand-like CamelCase words ("AirX").
 MODEL_NAME = re.compile(
     r"(?<![A-Za-z\d])([A-Z]\d{1,3})(?:\s?(pro|max|lite|plus|ultra|mini))?(?![A-Za-z\d])",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
-from ..memory.summarizer import SupportsChat
+from ..llm import SupportsChat
 from .incremental import Batch, IncrementalSummaryMemory, SummaryState
 from .structured import MAX_RENDER_CHARS
 

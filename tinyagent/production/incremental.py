@@ -22,8 +22,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
+from ..llm import SupportsChat
 from ..memory.base import BaseChatMemory, check_size, split_turns
-from ..memory.summarizer import SupportsChat, summary_message
+from ..memory.summarizer import summary_message
 from ..memory.summary import SummaryChatMemory
 from ..messages import ChatMessage, Role
 from ..tokens import count_message_tokens

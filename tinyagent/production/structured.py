@@ -17,10 +17,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..llm import SupportsChat
 from ..memory.summarizer import (
     IDS_LINE,
     Summarizer,
-    SupportsChat,
     clean,
     fallback_summary,
     keep_ids,

@@ -1,4 +1,8 @@
-"""Tools: the registry (any function the model may call) and the BitMall six."""
+"""Tools: the registry (any function the model may call) and the BitMall six.
+
+Introduced in notebook 00, where the agent's first turn calls them. Left out: tools
+that change the world beyond the store's in-memory copy (payments, e-mail).
+"""
 
 from .bitmall import bitmall_tools
 from .registry import Tool, ToolRegistry

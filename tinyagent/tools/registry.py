@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..messages import ToolCall
+from ..tokens import count_tools_tokens
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "integer": (int,), "number": (int, float),
@@ -29,7 +30,7 @@ class Tool:
 
     name: str
     description: str
-    function: Callable[..., Any]
+    function: Callable[..., Any] = field(repr=False)  # a repr would show an address
     parameters: dict[str, Any] = field(
         default_factory=lambda: {"type": "object", "properties": {}, "required": []})
 
@@ -72,6 +73,7 @@ class ToolRegistry:
 
     def __init__(self, tools: list[Tool] | None = None) -> None:
         self._tools: dict[str, Tool] = {}
+        self._schema_tokens: int | None = None  # cached by schema_tokens()
         for tool in tools or []:
             self.register(tool)
 
@@ -79,6 +81,7 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
+        self._schema_tokens = None  # the schemas changed: count again when asked
 
     def names(self) -> list[str]:
         return list(self._tools)
@@ -91,6 +94,12 @@ class ToolRegistry:
 
     def __repr__(self) -> str:
         return f"ToolRegistry({', '.join(self._tools)})"
+
+    def schema_tokens(self) -> int:
+        """Tokens the schemas add to every request: counted once, not every turn."""
+        if self._schema_tokens is None:
+            self._schema_tokens = count_tools_tokens(self.schemas())
+        return self._schema_tokens
 
     def schemas(self) -> list[dict[str, Any]]:
         """Every tool's schema, for the request's `tools` parameter."""

@@ -2,7 +2,8 @@
 
 Introduced in notebook 00. Plain data, copied fresh for every `bitmall_tools()` so one
 notebook's refund never leaks into another. The offline model never imports this file:
-everything it says about the store comes from tool results in the messages.
+everything it says about the store comes from tool results in the messages. Left
+out: stock, addresses, customers and anything a real shop keeps in a database.
 """
 
 from __future__ import annotations
