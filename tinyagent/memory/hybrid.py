@@ -18,7 +18,7 @@ persistence (notebook 07).
 from __future__ import annotations
 
 from ..llm import SupportsChat
-from .base import BaseChatMemory, check_size
+from .base import check_size
 from .summary import SummaryChatMemory
 
 
@@ -29,13 +29,25 @@ class HybridChatMemory(SummaryChatMemory):
 
     def __init__(self, llm: SupportsChat, recent_size: int = 6,
                  summary_threshold: int = 12, *, max_summary_chars: int = 1500) -> None:
-        check_size("recent_size", recent_size, 2, "the last question and its answer")
-        if summary_threshold <= recent_size:
+        super().__init__(llm, threshold=summary_threshold, keep_recent=recent_size,
+                         max_summary_chars=max_summary_chars)
+
+    @staticmethod
+    def _check(threshold: int, keep_recent: int) -> None:
+        """TinyAgent's rules for the hybrid, in its names: recent_size >= 2 and
+        summary_threshold > recent_size."""
+        check_size("recent_size", keep_recent, 2, "the last question and its answer")
+        if threshold <= keep_recent:
             raise ValueError(f"summary_threshold must be > recent_size (got "
-                             f"summary_threshold={summary_threshold}, recent_size="
-                             f"{recent_size}): otherwise every add would call the "
+                             f"summary_threshold={threshold}, recent_size="
+                             f"{keep_recent}): otherwise every add would call the "
                              "summarizer")
-        BaseChatMemory.__init__(self)  # skip SummaryChatMemory's checks: ours differ
-        self.recent_size, self.summary_threshold = recent_size, summary_threshold
-        self._setup(llm, threshold=summary_threshold, keep_recent=recent_size,
-                    max_summary_chars=max_summary_chars)
+
+    # The same two sizes as SummaryChatMemory's, under the names the design uses.
+    @property
+    def recent_size(self) -> int:
+        return self.keep_recent
+
+    @property
+    def summary_threshold(self) -> int:
+        return self.threshold

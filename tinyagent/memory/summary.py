@@ -43,21 +43,21 @@ class SummaryChatMemory(BaseChatMemory):
 
     def __init__(self, llm: SupportsChat, threshold: int = 10, keep_recent: int = 4,
                  *, max_summary_chars: int = 1500) -> None:
+        self._check(threshold, keep_recent)
+        super().__init__()
+        self.summarizer = Summarizer(llm, max_summary_chars)
+        self.threshold, self.keep_recent = threshold, keep_recent
+        self._start_over()
+
+    @staticmethod
+    def _check(threshold: int, keep_recent: int) -> None:
+        """The two sizes' rules, in this class's names (HybridChatMemory: its own)."""
         check_size("threshold", threshold, 4, "keep_recent >= 2, plus 2 to compress")
         check_size("keep_recent", keep_recent, 2, "the last question and its answer")
         if keep_recent >= threshold:
             raise ValueError(f"keep_recent must be < threshold (got keep_recent="
                              f"{keep_recent}, threshold={threshold}): otherwise "
                              "compression never fires")
-        super().__init__()
-        self._setup(llm, threshold, keep_recent, max_summary_chars)
-
-    def _setup(self, llm: SupportsChat, threshold: int, keep_recent: int,
-               max_summary_chars: int) -> None:
-        """Settings and state, shared with HybridChatMemory (which checks its own)."""
-        self.summarizer = Summarizer(llm, max_summary_chars)
-        self.threshold, self.keep_recent = threshold, keep_recent
-        self._start_over()
 
     def _start_over(self) -> None:
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
