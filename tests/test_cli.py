@@ -89,7 +89,8 @@ def test_bench_prints_a_ratio_for_every_strategy(monkeypatch, capsys):
     row per strategy: cost at each size, then the ratio largest / smallest."""
     monkeypatch.setattr(tinyagent.bench, "SIZES", (10, 100))
     monkeypatch.setattr(tinyagent.bench, "main",
-                        functools.partial(tinyagent.bench.main, adds=50, repeats=1))
+                        functools.partial(tinyagent.bench.main, adds=50, repeats=1,
+                                          calls=3))
     status, out = run_cli(["bench"], capsys)
     assert status in (0, 1)  # 1 = above the bar: timing is not judged here
     rows = {m["name"]: float(m["ratio"]) for m in re.finditer(
@@ -98,6 +99,7 @@ def test_bench_prints_a_ratio_for_every_strategy(monkeypatch, capsys):
     assert set(rows) == {"in-memory", "window", "token window", "summary", "hybrid"}
     assert all(ratio > 0 for ratio in rows.values())
     assert "100/10" in out
+    assert re.search(r"through the openai SDK \(2 messages\) +\d+\.\d\d", out)
 
 
 def test_help_lists_every_command(capsys):

@@ -11,7 +11,8 @@ the tokens of N messages, summary and hybrid compress at N (keeping N - 4 verbat
 with an instant fake summarizer, so their bookkeeping is timed but no model is.
 In-memory simply grows from N. `messages()` is left out on purpose: it returns a
 copy, which is O(N) for every strategy by contract.
-Left out: model latency (notebook 06 counts summarizer calls and tokens instead).
+It also times one offline model call, alone and through the openai SDK.
+Left out: a real model's latency (notebook 06 counts summarizer calls and tokens).
 """
 
 from __future__ import annotations
@@ -122,8 +123,49 @@ def report(results: dict[str, list[float]], sizes: Sequence[int]) -> str:
     return "\n".join(lines)
 
 
-def main(adds: int = 2_000, repeats: int = 5) -> int:
-    """Print the table; exit status 1 if a strategy misses the bar."""
+def offline_call_ms(calls: int = 200) -> dict[str, float]:
+    """Median milliseconds of one offline model call, after warm-up: the model
+    alone, and the full round trip through the openai SDK for a first-turn request
+    (2 messages) and a long one (20 messages, as after nine remembered turns)."""
+    from statistics import median
+
+    from .agent import ReActAgent
+    from .llm import LlmClient
+    from .offline import complete
+    from .tools import bitmall_tools
+
+    llm, tools = LlmClient(offline=True), bitmall_tools()
+    agent = ReActAgent(llm, tools, memory=InMemoryChatMemory(), verbose=False)
+    first = agent.build_messages("Where is my order 88231?")
+    for text in ["Where is my order 88231?", "I want a refund for it",
+                 "How much is the S20 Pro?"] * 3:
+        agent.run(text)
+    long = agent.build_messages("What was my refund number again?")
+    schemas = tools.schemas()
+    request = {"model": llm.model, "messages": [m.to_dict() for m in long],
+               "tools": schemas}
+    cases = {"offline model alone (20 messages)": lambda: complete(request),
+             "through the openai SDK (2 messages)": lambda: llm.chat(first, schemas),
+             "through the openai SDK (20 messages)": lambda: llm.chat(long, schemas)}
+    times = {}
+    for name, call in cases.items():
+        for _ in range(20):  # warm-up: imports, regexes, the tokenizer
+            call()
+        samples = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            call()
+            samples.append(time.perf_counter() - start)
+        times[name] = median(samples) * 1e3
+    return times
+
+
+def main(adds: int = 2_000, repeats: int = 5, calls: int = 200) -> int:
+    """Print the tables; exit status 1 if a strategy misses the bar."""
+    print("One offline model call, median ms after warm-up:")
+    for name, ms in offline_call_ms(calls).items():
+        print(f"  {name:<38}{ms:>6.2f}")
+    print()
     results = run(SIZES, adds, repeats)
     print(f"Cost of one add() in µs with N messages held "
           f"(best of {repeats} runs of {adds:,} adds; no model time)")
