@@ -4,9 +4,8 @@ Introduced in notebook 06; also `tinyagent compare`. `compare(llm, turns)` gives
 strategy a fresh agent, fresh BitMall tools (refund numbers restart at RF20260701001)
 and a fresh memory, plays the script, and records per turn the answer, the prompt
 tokens of every model call, the tokens memory holds and what the summarizer cost.
-Results print as text tables and show as HTML tables in a notebook. The plots and
-the planted-fact evaluation are in evaluation.py. Left out: latency (a real model's
-summaries cost time as well as tokens) and running strategies in parallel.
+Results print as text tables and show as HTML in a notebook; plots and the
+planted-fact evaluation are in evaluation.py. Left out: latency, and parallel runs.
 """
 
 from __future__ import annotations
