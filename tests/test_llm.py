@@ -52,10 +52,22 @@ def test_forcing_online_without_a_key_is_an_error():
         LlmClient(offline=False)
 
 
-def test_bad_timeout_is_rejected():
-    """timeout <= 0 or negative retries are rejected, naming the values."""
-    with pytest.raises(ValueError, match="timeout=0"):
-        LlmClient(offline=True, timeout=0)
+@pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf"), 1e12, True,
+                                     "60"])
+def test_bad_timeout_is_rejected(timeout):
+    """A timeout that is not a finite number of seconds in (0, 3600] is a
+    ValueError naming it: nan and inf never reach the SDK."""
+    with pytest.raises(ValueError, match=r"^timeout must be a number of seconds"):
+        LlmClient(offline=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("argument,value", [
+    ("max_retries", -1), ("max_retries", 1.5), ("max_reply_tokens", 0),
+    ("max_reply_tokens", True)])
+def test_bad_counts_are_rejected(argument, value):
+    """max_retries and max_reply_tokens must be whole numbers, named when not."""
+    with pytest.raises(ValueError, match=rf"^{argument} must be a whole number"):
+        LlmClient(offline=True, **{argument: value})
 
 
 def test_repr_and_describe_never_show_the_key():

@@ -1,6 +1,16 @@
 """Rules of memory/base.py's helpers: turns, and the orphan safety net."""
 
-from tinyagent.memory import drop_orphans, split_turns
+import pytest
+
+from conftest import FakeLlm
+from tinyagent.memory import (
+    HybridChatMemory,
+    SlidingWindowChatMemory,
+    SummaryChatMemory,
+    TokenWindowChatMemory,
+    drop_orphans,
+    split_turns,
+)
 from tinyagent.messages import ChatMessage, ToolCall
 
 C1 = ToolCall("c1", "queryOrder", {"order_id": "88231"})
@@ -33,3 +43,19 @@ def test_a_partly_answered_call_goes_with_its_results():
     """A call missing one result goes, and so do the results it did get: none of
     them may be left behind as orphans."""
     assert drop_orphans([USER, BOTH, R1, ANSWER]) == [USER, ANSWER]
+
+
+@pytest.mark.parametrize("build,name", [
+    (lambda v: SlidingWindowChatMemory(v), "max_messages"),
+    (lambda v: TokenWindowChatMemory(v), "max_tokens"),
+    (lambda v: SummaryChatMemory(FakeLlm(), threshold=v), "threshold"),
+    (lambda v: SummaryChatMemory(FakeLlm(), keep_recent=v), "keep_recent"),
+    (lambda v: HybridChatMemory(FakeLlm(), recent_size=v), "recent_size"),
+    (lambda v: HybridChatMemory(FakeLlm(), summary_threshold=v), "summary_threshold"),
+])
+@pytest.mark.parametrize("value", [True, 7.5, "8", None])
+def test_a_size_that_is_not_a_whole_number_is_rejected_by_name(build, name, value):
+    """Every size parameter refuses bools, floats, strings and None with a
+    ValueError that names the parameter and the value."""
+    with pytest.raises(ValueError, match=rf"^{name} must be an int.*got {value!r}"):
+        build(value)

@@ -151,7 +151,7 @@ BAD_SETTINGS = [
      "max_messages must be >= 2 (one user + one assistant), got 1"),
     (lambda: SlidingWindowChatMemory.from_rounds(0), ValueError,
      "rounds must be >= 1 (one round = one user + one assistant message), got 0"),
-    (lambda: SlidingWindowChatMemory("6"), TypeError, "max_messages must be an int"),
+    (lambda: SlidingWindowChatMemory("6"), ValueError, "max_messages must be an int"),
     (lambda: TokenWindowChatMemory(0), ValueError,
      "max_tokens must be >= 1 (a budget of prompt tokens), got 0"),
     (lambda: SummaryChatMemory(llm(), threshold=3, keep_recent=2), ValueError,

@@ -4,8 +4,10 @@ Introduced in notebook 00 (the loop and its guards) and notebook 01 (why it forg
 The agent itself is stateless: `run()` rebuilds the messages array every turn. Memory
 is injected from outside (notebook 02), so strategies are swappable and the agent does
 not change. Four guards stop a turn that goes wrong: max steps, repeated call, token
-budget and no progress (the TinyAgent design, SPEC §7). Left out: streaming, parallel
-tool execution and human approval of tool calls.
+budget and no progress (the TinyAgent design). Two more keep a misbehaving model in
+bounds: an empty reply is never taken as the answer, and one step runs at most
+`max_tool_calls_per_step` tools. Left out: streaming, parallel tool execution and
+human approval of tool calls.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from .llm import SupportsChat
-from .memory.base import ChatMemory
+from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, ToolCall, clip
 from .tokens import TokenBudget, count_messages_tokens
 from .tools.registry import ToolRegistry
@@ -29,6 +31,10 @@ MEMORY_HINT = ("The earlier turns of this conversation follow. Resolve reference
                "such as 'it', 'that order' or '那个' from them.")
 REPEAT_NOTICE = ("You already called {call} with the same arguments; answer from "
                  "what you have.")
+TOO_MANY_CALLS = ("{count} more tool calls were not run: at most {limit} a step. Ask "
+                  "for them in the next step if they are still needed.")
+CUT_NOTE = ("[cut off: the reply reached its length limit]",
+            "［回复达到长度上限，已截断］")
 NO_PROGRESS_JACCARD = 0.7  # thoughts this alike (character sets) count as one thought
 
 APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can stop
@@ -44,7 +50,18 @@ APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can sto
                      "请开启新的对话。"),
     "no_progress": ("Sorry, I am going round in circles. Could you give me more "
                     "details?", "抱歉，我在原地打转，能再提供一些细节吗？"),
+    "empty_reply": ("Sorry, the model sent an empty reply. Please ask again.",
+                    "抱歉，模型这次的回复是空的，请再问一次。"),
 }
+
+
+class TurnNotSavedError(RuntimeError):
+    """The turn was answered (and paid for), but the memory failed to store it:
+    `answer` holds the answer to show; `__cause__` is the memory's error."""
+
+    def __init__(self, answer: str, cause: Exception) -> None:
+        super().__init__(f"the answer was not saved ({type(cause).__name__}: {cause})")
+        self.answer = answer
 
 
 @dataclass
@@ -62,7 +79,8 @@ class RunTrace:
 
     question: str
     answer: str = ""
-    # answer | max_steps | repeated_call | token_budget | no_progress
+    # answer | cut_off (an answer cut at the length limit, marked so) | max_steps |
+    # repeated_call | token_budget | no_progress | empty_reply
     stop_reason: str = ""
     steps: list[Step] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)  # in call order
@@ -86,14 +104,16 @@ class ReActAgent:
     def __init__(self, llm: SupportsChat, tools: ToolRegistry, max_steps: int = 10,
                  max_tokens: int = 8000, memory: ChatMemory | None = None,
                  verbose: bool = True, *, system_prompt: str = SYSTEM_PROMPT,
-                 remember_tool_calls: bool = False) -> None:
-        if max_steps < 1:
-            raise ValueError(
-                f"max_steps must be >= 1 (one model call), got {max_steps}")
-        if max_tokens < 1:
-            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+                 remember_tool_calls: bool = False,
+                 max_tool_calls_per_step: int = 8) -> None:
+        check_size("max_steps", max_steps, 1, "one model call")
+        check_size("max_tokens", max_tokens, 1, "a budget of prompt tokens")
+        check_size("max_tool_calls_per_step", max_tool_calls_per_step, 1,
+                   "one tool call")
         self.llm, self.tools, self.memory = llm, tools, memory
         self.max_steps, self.verbose = max_steps, verbose
+        # A model may ask for 2,000 refunds in one reply; the rest are refused.
+        self.max_tool_calls_per_step = max_tool_calls_per_step
         self.budget = TokenBudget(max_tokens)
         self.system_prompt = system_prompt
         # Off by default, as in TinyAgent: remembering tool calls costs many tokens.
@@ -121,6 +141,11 @@ class ReActAgent:
         """Answer one user message; the trace is in `self.last_trace` afterwards."""
         if not isinstance(text, str) or not text.strip():
             raise ValueError(f"the user message must be non-empty text, got {text!r}")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # bytes that were not UTF-8, decoded as surrogates
+            raise ValueError("the user message is not valid UTF-8 text: save or type "
+                             "it as UTF-8") from None
         messages = self.build_messages(text)
         trace = RunTrace(question=text, messages=messages)
         turn_start = len(messages) - 1  # the new user message: what memory will get
@@ -133,23 +158,35 @@ class ReActAgent:
                 return self._stop(trace, "token_budget", messages, turn_start, tokens)
             response = self.llm.chat(messages, tools=schemas)
             trace.prompt_tokens.append(response.usage.prompt_tokens or tokens)
-            if not response.tool_calls:  # no tool wanted: this is the answer
+            if not response.tool_calls:  # no tool wanted: this is the answer...
+                if not response.content.strip():  # ...unless there is none
+                    return self._stop(trace, "empty_reply", messages, turn_start,
+                                      tokens)
                 trace.answer = response.content
+                if response.finish_reason == "length":  # never stored as complete
+                    note = CUT_NOTE[is_chinese(text)]
+                    trace.answer = f"{response.content.rstrip()} {note}"
+                    return self._stop(trace, "cut_off", messages, turn_start, tokens)
                 return self._stop(trace, "answer", messages, turn_start, tokens)
-            step = Step(response.content, list(response.tool_calls))
+            limit = self.max_tool_calls_per_step
+            step = Step(response.content, list(response.tool_calls[:limit]))
+            extra = len(response.tool_calls) - len(step.tool_calls)
             trace.steps.append(step)
             signature = sorted(call.signature() for call in step.tool_calls)
             repeats = repeats + 1 if signature == previous_signature else 0
             previous_signature = signature
             if repeats >= 2:  # warned once already: stop the turn
                 return self._stop(trace, "repeated_call", messages, turn_start, tokens)
-            messages.append(response.to_message())
-            for call in step.tool_calls:
+            # Only the calls run are sent back, so every call has its one result.
+            messages.append(ChatMessage.assistant(step.thought, step.tool_calls))
+            for index, call in enumerate(step.tool_calls, 1):
                 if repeats:  # the first repeat: don't run it, tell the model instead
                     result = REPEAT_NOTICE.format(call=call.signature())
                 else:
                     result = self.tools.run(call)
                     trace.tool_calls.append(call)
+                if extra and index == len(step.tool_calls):  # the model's observation
+                    result += "\n" + TOO_MANY_CALLS.format(count=extra, limit=limit)
                 step.results.append(result)
                 messages.append(ChatMessage.tool(call.id, result))
             self._say_step(number, step)
@@ -165,7 +202,7 @@ class ReActAgent:
               turn_start: int, tokens: int) -> str:
         """End the turn: set the answer, then commit the turn to memory in one go."""
         trace.stop_reason = reason
-        if reason != "answer":
+        if reason in APOLOGIES:
             english, chinese = APOLOGIES[reason]
             template = chinese if is_chinese(trace.question) else english
             steps = f"{self.max_steps} step" + "s" * (self.max_steps != 1)
@@ -173,13 +210,16 @@ class ReActAgent:
                                            tokens=tokens,
                                            max_tokens=self.budget.max_tokens)
         answer = ChatMessage.assistant(trace.answer)
+        self.last_trace = trace  # set first: the answer is known even if saving fails
         if self.memory is not None:
             # Only now does memory change: a turn that raised earlier left it as it was.
             turn = messages[turn_start:] if self.remember_tool_calls else messages[
                 turn_start:turn_start + 1]
-            for message in [*turn, answer]:
-                self.memory.add(message)
-        self.last_trace = trace
+            try:
+                for message in [*turn, answer]:
+                    self.memory.add(message)
+            except Exception as exc:  # a database, say: read-only, locked, full
+                raise TurnNotSavedError(trace.answer, exc) from exc
         calls = len(trace.prompt_tokens)
         self._say(f"  stop: {reason} after {calls} model call{'s' * (calls != 1)}"
                   f"; prompt tokens {trace.prompt_tokens}")

@@ -3,51 +3,45 @@
 Introduced in notebook 00. The same code talks to Bailian/DashScope, DeepSeek, OpenAI,
 Ollama or vLLM through the `openai` SDK, and, with no API key, to the offline BitMall
 model, which sits behind the very same SDK as an in-process HTTP transport. Retries and
-timeouts are the SDK's own. Left out: streaming, async calls and multimodal input.
+timeouts are the SDK's own; the reply is checked in `reply.py`. Left out: streaming,
+async calls and multimodal input.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .messages import ChatMessage, ToolCall, parse_arguments
+from .messages import ChatMessage, clip
+from .reply import BadReply, ChatResponse, Usage, parse_reply
+from .settings import (
+    check_count,
+    check_timeout,
+    find_env_file,
+    mask_url,
+    numbers_from_env,
+    url_secret,
+)
 
 if TYPE_CHECKING:
+    import httpx
     import openai
+
+__all__ = ["ChatResponse", "LlmClient", "LlmError", "SupportsChat", "Usage"]
 
 DEFAULT_BASE_URL = "https://dashscope.aliyuncs.com/compatible-mode/v1"  # Bailian
 DEFAULT_MODEL = "qwen-plus"
 OFFLINE_BASE_URL = "http://bitmall.offline/v1"  # never resolved: served in-process
+# Sent as max_tokens with every call (answers and summaries): one runaway reply must
+# not cost minutes and fill the memory. TINYAGENT_MAX_REPLY_TOKENS changes it.
+DEFAULT_MAX_REPLY_TOKENS = 1024
 
 
 class LlmError(RuntimeError):
     """A model call failed. The message says why and what to check, never the key."""
-
-
-@dataclass(frozen=True)
-class Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-
-@dataclass(frozen=True)
-class ChatResponse:
-    """What one model call returned: text, tool calls (maybe none) and token usage."""
-
-    content: str
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-
-    def to_message(self) -> ChatMessage:
-        """The assistant message to append to the conversation."""
-        return ChatMessage.assistant(self.content, tool_calls=tuple(self.tool_calls))
 
 
 class SupportsChat(Protocol):
@@ -67,57 +61,79 @@ class LlmClient:
 
     Offline when `offline=True`, or when `offline` is None and there is no API key.
     `offline=False` without a key is an error rather than a silent switch.
+    `timeout` is per attempt; the SDK retries `max_retries` times, so a dead server
+    costs up to `max_wait` seconds. `max_reply_tokens` caps every reply's length.
     """
 
     def __init__(self, api_key: str | None = None, base_url: str | None = None,
                  model: str | None = None, *, offline: bool | None = None,
-                 timeout: float = 60.0, max_retries: int = 2) -> None:
+                 timeout: float = 60.0, max_retries: int = 2,
+                 max_reply_tokens: int = DEFAULT_MAX_REPLY_TOKENS) -> None:
         if offline is None:
             offline = not api_key
         if not offline and not api_key:
             raise ValueError("a real model needs an API key: set TINYAGENT_API_KEY "
                              "(in the environment or .env), or use offline=True")
-        if timeout <= 0 or max_retries < 0:
-            raise ValueError(f"timeout must be > 0 and max_retries >= 0, "
-                             f"got timeout={timeout}, max_retries={max_retries}")
+        self.timeout = check_timeout(timeout)
+        check_count(max_retries, "max_retries", 0)
+        self.max_reply_tokens = check_count(max_reply_tokens, "max_reply_tokens", 1)
         self.offline = offline
         self.base_url = OFFLINE_BASE_URL if offline else (base_url or DEFAULT_BASE_URL)
         self.model = model or ("bitmall-offline" if offline else DEFAULT_MODEL)
         self._api_key = api_key if not offline else "offline"  # never printed
         # The offline model answers instantly and deterministically: retrying it
         # would only hide the failure modes the reliability lessons inject.
-        self.timeout = timeout
         self.max_retries = 0 if offline else max_retries
+        self.env_file: Path | None = None  # the .env that from_env() read, if any
         self._client: openai.OpenAI | None = None  # built on first use: fast import
 
     @classmethod
     def from_env(cls, **overrides: Any) -> LlmClient:
-        """Read TINYAGENT_API_KEY / _API_URL / _MODEL from the environment or `.env`.
+        """Read TINYAGENT_API_KEY / _API_URL / _MODEL / _TIMEOUT / _MAX_REPLY_TOKENS /
+        _MAX_RETRIES from the environment or a `.env` in the working or project folder.
 
         TINYAGENT_OFFLINE=1 forces the offline model even when a key is set (the
         tests and nbval do this, so a developer's key never changes an output).
         """
-        from dotenv import find_dotenv, load_dotenv
+        from dotenv import load_dotenv
 
-        # Look from the working directory upwards (a notebook in notebooks/ finds the
-        # project's .env); the real environment wins over the file.
-        load_dotenv(find_dotenv(usecwd=True), override=False)
+        env_file = find_env_file()
+        if env_file is not None:  # the real environment wins over the file
+            load_dotenv(env_file, override=False)
+        settings = {**numbers_from_env(), **overrides}
         if _env_flag("TINYAGENT_OFFLINE"):
-            return cls(offline=True, **overrides)
-        return cls(api_key=os.environ.get("TINYAGENT_API_KEY") or None,
-                   base_url=os.environ.get("TINYAGENT_API_URL") or None,
-                   model=os.environ.get("TINYAGENT_MODEL") or None, **overrides)
+            client = cls(offline=True, **settings)
+        else:
+            client = cls(api_key=os.environ.get("TINYAGENT_API_KEY") or None,
+                         base_url=os.environ.get("TINYAGENT_API_URL") or None,
+                         model=os.environ.get("TINYAGENT_MODEL") or None, **settings)
+            client.env_file = env_file  # told by describe(); forced offline needs none
+        return client
 
     def __repr__(self) -> str:  # no key, no address: notebooks print this
-        mode = "offline" if self.offline else self.base_url
+        mode = "offline" if self.offline else mask_url(self.base_url)
         return f"LlmClient(model={self.model!r}, {mode})"
 
+    @property
+    def max_wait(self) -> float:
+        """Seconds one call may take at worst: every attempt times out, plus the
+        SDK's back-off between attempts (0.5 s doubling, at most 8 s)."""
+        backoff = sum(min(0.5 * 2**i, 8.0) for i in range(self.max_retries))
+        return self.timeout * (self.max_retries + 1) + backoff
+
     def describe(self) -> str:
-        """One line for a notebook banner."""
+        """One line for a notebook banner (two with a real model)."""
+        source = (f"Settings from {self.env_file}." if self.env_file else
+                  "Settings from the environment (no .env file).")
         if self.offline:
-            return ("Using the offline BitMall model (deterministic, no network). "
+            line = ("Using the offline BitMall model (deterministic, no network). "
                     "Set TINYAGENT_API_KEY to use a real model.")
-        return f"Using a real model: {self.model} at {self.base_url}"
+            return line + (" " + source if self.env_file else "")
+        attempts = self.max_retries + 1
+        return (f"Using a real model: {self.model} at {self._where(False)}. "
+                f"{source}\nEach call waits {self.timeout:g}s, {attempts} attempt"
+                f"{'s' * (attempts > 1)} (at most {self.max_wait:.0f}s); replies are "
+                f"capped at {self.max_reply_tokens} tokens.")
 
     @property
     def client(self) -> openai.OpenAI:
@@ -141,61 +157,68 @@ class LlmClient:
         if not messages:
             raise ValueError("chat() needs at least one message")
         request: dict[str, Any] = {"model": self.model,
-                                   "messages": [m.to_dict() for m in messages]}
-        if tools:
-            request["tools"] = tools
+                                   "messages": [m.to_dict() for m in messages],
+                                   "max_tokens": self.max_reply_tokens}
+        if tools:  # some servers (llama.cpp) take a missing tool_choice as "none"
+            request.update(tools=tools, tool_choice="auto")
         import openai
 
-        try:
-            completion = self.client.chat.completions.create(**request)
-            choice = completion.choices[0].message
+        started = time.monotonic()
+        try:  # only the HTTP exchange: a local bug must not read as a bad reply
+            raw = self.client.chat.completions.with_raw_response.create(**request)
+            body = raw.http_response.content
         except openai.APIStatusError as exc:
-            secret = None if self.offline else self._api_key
             raise LlmError(f"model call failed: HTTP {exc.status_code} from "
-                           f"{self._where()}: {_short(exc, secret)}. "
-                           f"{_hint(exc.status_code)}") from None
+                           f"{self._where()}: {_short(exc, self._secrets())}. "
+                           f"{_hint(exc.status_code, exc.response)}") from None
         except openai.APITimeoutError:
+            waited, attempts = time.monotonic() - started, self.max_retries + 1
             raise LlmError(f"model call timed out after {self.timeout:g}s at "
-                           f"{self._where()}; check the network or raise timeout"
+                           f"{self._where()} ({attempts} attempt"
+                           f"{'s' * (attempts > 1)}, {waited:.0f}s in all); check "
+                           "the server, or raise --timeout / TINYAGENT_TIMEOUT"
                            ) from None
         except openai.APIConnectionError:
             raise LlmError(f"cannot reach {self._where()}; check TINYAGENT_API_URL "
                            "and the network (or run offline)") from None
-        except (openai.APIError, ValueError, TypeError, IndexError, AttributeError
-                ) as exc:
+        try:
+            return parse_reply(body, self.max_reply_tokens)
+        except BadReply as exc:
             raise LlmError(f"the model at {self._where()} sent a response that is not "
-                           f"valid Chat Completions JSON ({type(exc).__name__})"
-                           ) from None
-        calls = [ToolCall(c.id, c.function.name, parse_arguments(c.function.arguments))
-                 for c in (choice.tool_calls or [])]
-        usage = completion.usage
-        return ChatResponse(
-            content=choice.content or "", tool_calls=calls,
-            usage=Usage(usage.prompt_tokens, usage.completion_tokens)
-            if usage else Usage())
+                           f"valid Chat Completions JSON: {exc}") from None
 
-    def _where(self) -> str:
+    def _where(self, with_model: bool = True) -> str:
         if self.offline:
             return "the offline model"
-        return f"{self.base_url} ({self.model})"
+        url = mask_url(self.base_url)
+        return f"{url} ({self.model})" if with_model else url
+
+    def _secrets(self) -> list[str]:
+        """What must never appear in a message: the key, and a key in the URL."""
+        if self.offline:
+            return []
+        return [s for s in (self._api_key, url_secret(self.base_url)) if s]
 
 
 KEY_LIKE = re.compile(r"(sk-|Bearer\s+)[\w.-]+|\b[\w-]{32,}\b")
 
 
-def _short(exc: Exception, api_key: str | None) -> str:
+def _short(exc: Exception, secrets: list[str]) -> str:
     """The provider's message, clipped, with our key and anything key-like masked.
 
     Providers echo part or all of a rejected key ("Incorrect API key provided:
     sk-abc…"); it must not reach a notebook output or a log line.
     """
     text = str(getattr(exc, "message", exc)).replace("\n", " ")
-    if api_key:
-        text = text.replace(api_key, "***")
+    for secret in secrets:
+        text = text.replace(secret, "***")
     return KEY_LIKE.sub("***", text)[:200]
 
 
-def _hint(status: int) -> str:
+def _hint(status: int, response: httpx.Response) -> str:
+    wait = response.headers.get("retry-after", "").strip()
+    if status == 429 and wait:
+        return f"Rate limited: the server asks to wait {clip(wait, 20)} s, then retry."
     return {400: "The provider rejected the request itself: check the messages sent "
                  "(e.g. a tool result without its call).",
             401: "Check TINYAGENT_API_KEY.", 403: "Check the key's permissions.",

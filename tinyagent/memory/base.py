@@ -70,9 +70,10 @@ def drop_orphans(messages: Iterable[ChatMessage]) -> list[ChatMessage]:
 
 
 def check_size(name: str, value: int, minimum: int, why: str) -> None:
-    """Constructor check shared by the strategies: one line naming value and rule."""
+    """Constructor check shared by the strategies and the agent: one line naming
+    the parameter, its value and the rule. True and 1.5 are not sizes."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {value!r}")
+        raise ValueError(f"{name} must be an int (a whole number), got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum} ({why}), got {value}")
 

@@ -37,6 +37,7 @@ class HybridChatMemory(SummaryChatMemory):
         """TinyAgent's rules for the hybrid, in its names: recent_size >= 2 and
         summary_threshold > recent_size."""
         check_size("recent_size", keep_recent, 2, "the last question and its answer")
+        check_size("summary_threshold", threshold, 3, "more than recent_size")
         if threshold <= keep_recent:
             raise ValueError(f"summary_threshold must be > recent_size (got "
                              f"summary_threshold={threshold}, recent_size="

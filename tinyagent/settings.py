@@ -1,0 +1,86 @@
+"""Settings for a real model: which `.env` file, the timeout and the reply cap, and
+addresses safe to print.
+
+Introduced in notebook 00, with `LlmClient.from_env()`. A `.env` is read from the
+working folder or from the project folder (notebooks run in notebooks/ and find the
+project's), never from a parent folder: a `.env` planted higher up could point the
+URL elsewhere, and the user's real key would travel with the requests. Left out:
+config files in the home folder and per-profile settings.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]  # the checkout (editable install)
+MAX_TIMEOUT = 3600.0  # seconds; longer is a hung server (and overflows some sockets)
+ENV_NUMBERS = {"TINYAGENT_TIMEOUT": ("timeout", float),
+               "TINYAGENT_MAX_REPLY_TOKENS": ("max_reply_tokens", int),
+               "TINYAGENT_MAX_RETRIES": ("max_retries", int)}
+
+
+def find_env_file(cwd: Path | None = None) -> Path | None:
+    """The `.env` to load: the working folder's, else the project folder's, or None."""
+    folders = [cwd or Path.cwd()]
+    if (PROJECT_DIR / "pyproject.toml").is_file():  # not when installed as a wheel
+        folders.append(PROJECT_DIR)
+    for folder in folders:
+        if (folder / ".env").is_file():
+            return folder / ".env"
+    return None
+
+
+def check_timeout(value: Any, name: str = "timeout") -> float:
+    """Seconds to wait for one attempt: a finite number in (0, 3600]."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not ok or not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
+        raise ValueError(f"{name} must be a number of seconds, more than 0 and at "
+                         f"most {MAX_TIMEOUT:g}, got {value!r}")
+    return float(value)
+
+
+def check_count(value: Any, name: str, minimum: int) -> int:
+    """A whole number >= minimum (True and 1.5 are not counts)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def numbers_from_env() -> dict[str, Any]:
+    """LlmClient arguments set by TINYAGENT_TIMEOUT, _MAX_REPLY_TOKENS, _MAX_RETRIES.
+
+    A value that does not parse is an error naming the variable, not a silent default.
+    """
+    found: dict[str, Any] = {}
+    for variable, (argument, kind) in ENV_NUMBERS.items():
+        text = os.environ.get(variable, "").strip()
+        if text:
+            found[argument] = parse_number(variable, text, kind)
+    return found
+
+
+def parse_number(variable: str, text: str, kind: Callable[[str], Any]) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        what = "a number of seconds" if kind is float else "a whole number"
+        raise ValueError(f"{variable} must be {what}, got {text!r}") from None
+
+
+def mask_url(url: str) -> str:
+    """`url` with any user:password part hidden: http://u:key@host -> http://***@host."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]))
+
+
+def url_secret(url: str) -> str | None:
+    """The password (or lone user name) written inside `url`, to mask in messages."""
+    parts = urlsplit(url)
+    return parts.password or parts.username or None
