@@ -6,20 +6,25 @@ printed at the end. `tinyagent chat` is a REPL with a memory of your choice; wit
 standard input from a pipe it reads one user message a line, so it can be scripted;
 `--session NAME --db FILE` resumes it after a restart (notebook 07). Each command is
 the terminal twin of a notebook: demo of 01 and 05, compare of 06, bench of 03's
-cost argument. Left out: colours and readline history.
+cost argument. `--timeout SECONDS` (or TINYAGENT_TIMEOUT) bounds a real model's wait;
+closed pipes, Ctrl-C and bad input end in one line (terminal.py). Left out: colours
+and readline history.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from .agent import ReActAgent
+from .agent import ReActAgent, TurnNotSavedError
 from .llm import LlmClient, LlmError
 from .memory.base import ChatMemory
 from .messages import clip
+from .settings import timeout_argument
+from .terminal import is_text, run_guarded, say_error
 from .tools import bitmall_tools
 
 SIX_TURNS = {
@@ -68,10 +73,28 @@ def print_memory(memory: ChatMemory | None, width: int = 80) -> None:
         print(prefix + clip(text, width - len(prefix)))
 
 
+def make_llm() -> LlmClient | None:
+    """The model the environment chooses; None, after saying why, for a bad setting."""
+    try:
+        return LlmClient.from_env()
+    except ValueError as exc:  # e.g. TINYAGENT_TIMEOUT=abc
+        say_error(exc)
+        return None
+
+
 def demo(lang: str) -> int:
-    llm = LlmClient.from_env()
+    if (llm := make_llm()) is None:
+        return 2
     print(llm.describe())
-    turns = SIX_TURNS[lang]
+    try:
+        run_demo(llm, SIX_TURNS[lang])
+    except LlmError as exc:  # as chat does: one line, not a traceback
+        say_error(exc)
+        return 1
+    return 0
+
+
+def run_demo(llm: LlmClient, turns: list[str]) -> None:
     print("\n== 1. No memory: every run() starts from scratch ==")
     agent = ReActAgent(llm, bitmall_tools())
     for text in turns[:2]:
@@ -80,17 +103,22 @@ def demo(lang: str) -> int:
     print("== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==")
     memory = memory_factories(llm)["hybrid"]()
     agent = ReActAgent(llm, bitmall_tools(), memory=memory)
+    compressions = 0
     for text in turns:
         agent.run(text)
+        if getattr(memory, "compression_count", 0) > compressions:
+            compressions = getattr(memory, "compression_count", 0)
+            print(f"  memory: compression {compressions}: older turns folded into "
+                  f"the summary, {len(memory.messages())} messages held now")
         print()
     print("== Memory after six turns ==")
     print_memory(memory)
-    return 0
 
 
 def chat(memory_name: str, session: str | None = None,
          db: str = "tinyagent.db") -> int:
-    llm = LlmClient.from_env()
+    if (llm := make_llm()) is None:
+        return 2
     factory = memory_factories(llm)[memory_name]
     memory = factory() if session is None else None
     interactive = sys.stdin.isatty()
@@ -106,11 +134,16 @@ def chat(memory_name: str, session: str | None = None,
         if interactive:
             print(f"Session {session!r}: {len(stored.transcript())} messages so far.")
     agent = ReActAgent(llm, bitmall_tools(), memory=memory, verbose=False)
+    unsaved = 0  # turns answered but not stored: the exit status says so
     while True:
         try:
             text = input("you> " if interactive else "")
         except EOFError:
-            return 0
+            return 1 if unsaved else 0
+        if not is_text(text):
+            say_error("this line is not valid UTF-8 text, so it was skipped; save "
+                      "the input as UTF-8")
+            continue
         if not text.strip():
             continue
         if text.strip() in {"/quit", "/exit"}:
@@ -118,22 +151,43 @@ def chat(memory_name: str, session: str | None = None,
         if text.strip() == "/memory":
             print_memory(memory)
             continue
+        if interactive and not llm.offline:  # a slow model: say how long at most
+            print(f"(waiting for the model, at most {llm.max_wait:.0f}s)",
+                  file=sys.stderr, flush=True)
         try:
             answer = agent.run(text)
         except LlmError as exc:  # the turn failed; memory is unchanged: say so, go on
-            print(f"error: {exc}", file=sys.stderr)
+            say_error(exc)
             continue
-        print(f"agent> {answer}" if interactive else answer)
+        except TurnNotSavedError as exc:  # paid for: show it, then say it is not kept
+            print(f"agent> {exc.answer}" if interactive else exc.answer, flush=True)
+            say_error(f"{exc}; this turn is not remembered, earlier ones are kept")
+            unsaved += 1
+            continue
+        print(f"agent> {answer}" if interactive else answer, flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "timeout", None) is not None:  # every from_env() then sees it
+        os.environ["TINYAGENT_TIMEOUT"] = repr(args.timeout)
+    return run_guarded(lambda: run_command(parser, args))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: a subparser a command; model options shared by `model`."""
     parser = argparse.ArgumentParser(prog="tinyagent",
                                      description=__doc__.split("\n")[0])
+    model = argparse.ArgumentParser(add_help=False)
+    model.add_argument("--timeout", metavar="SECONDS", type=timeout_argument,
+                       help="wait at most this long for each attempt of a model call "
+                       "(default 60, or TINYAGENT_TIMEOUT)")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("demo",
+    p = sub.add_parser("demo", parents=[model],
                        help="the stateless failure, then the six-turn hybrid demo")
     p.add_argument("--lang", choices=sorted(SIX_TURNS), default="en")
-    p = sub.add_parser("chat", help="talk to the BitMall agent")
+    p = sub.add_parser("chat", parents=[model], help="talk to the BitMall agent")
     p.add_argument("--memory", default="inmemory",
                    choices=["none", "inmemory", "window", "tokens", "summary",
                             "hybrid"])
@@ -145,9 +199,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
     from . import compare  # owns its options: --script, --strategies, --lang, ...
 
-    compare.add_arguments(sub.add_parser("compare",
+    compare.add_arguments(sub.add_parser("compare", parents=[model],
                                          help="every strategy on one script"))
-    args = parser.parse_args(argv)
+    return parser
+
+
+def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "demo":
         return demo(args.lang)
     if args.command == "chat":
@@ -155,6 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--session needs a memory: choose --memory other than none")
         return chat(args.memory, args.session, args.db)
     if args.command == "compare":
+        from . import compare
+
         return compare.run(args)
     from .bench import main as bench_main
 

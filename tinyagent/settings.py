@@ -44,6 +44,16 @@ def check_timeout(value: Any, name: str = "timeout") -> float:
     return float(value)
 
 
+def timeout_argument(text: str) -> float:
+    """The type of a --timeout option (argparse): check_timeout on the number."""
+    import argparse
+
+    try:
+        return check_timeout(float(text), "--timeout")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def check_count(value: Any, name: str, minimum: int) -> int:
     """A whole number >= minimum (True and 1.5 are not counts)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:

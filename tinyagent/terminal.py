@@ -1,0 +1,84 @@
+"""Running a command in a terminal that misbehaves: closed pipes, Ctrl-C, odd bytes.
+
+Used by the `tinyagent` command (cli.py), the terminal twin of the notebooks. A
+learner pipes the demo into `head`, presses Ctrl-C mid-answer, or feeds a file that is
+not UTF-8; each ends with one line on standard error and a shell-style exit status,
+never a Python traceback. What a turn already committed stays committed: the agent
+writes a turn to memory only when it ends. Left out: Windows console code pages and
+readline history.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Callable
+
+EXIT_FAILED = 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT: what a shell reports after Ctrl-C
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader (head, less) went away
+
+
+def say_error(message: object, *, new_line: bool = False) -> None:
+    """One line on standard error, if there is one (on a line of its own)."""
+    if sys.stderr is not None:
+        try:
+            print("\n" * new_line + f"error: {message}", file=sys.stderr, flush=True)
+        except OSError:  # stderr closed or gone too: nothing left to tell
+            pass
+
+
+def run_guarded(command: Callable[[], int]) -> int:
+    """`command()`'s exit status, or the status of the way the terminal ended it."""
+    if sys.stdout is None or sys.stdout.closed:
+        # Started with `>&-`: answers would go nowhere (or into a file that took fd 1).
+        say_error("standard output is closed; give the command somewhere to write, "
+                  "e.g. `tinyagent chat > answers.txt`")
+        return EXIT_FAILED
+    prepare_streams()
+    try:
+        return command()
+    except KeyboardInterrupt:
+        # new_line: the prompt or a half-written answer may hold the cursor
+        say_error("interrupted; the turns answered before Ctrl-C are kept",
+                  new_line=True)
+        return EXIT_INTERRUPTED
+    except OSError as exc:
+        if exc.errno not in (errno.EPIPE, errno.EBADF):
+            raise
+        mute_stdout()  # so the interpreter's last flush does not fail again
+        return EXIT_BROKEN_PIPE
+
+
+def prepare_streams() -> None:
+    """Read any bytes from stdin, and write any text to stdout, without crashing.
+
+    Bytes that are not UTF-8 arrive as surrogates (and `is_text` rejects the line);
+    a character the terminal's encoding lacks is printed as "?".
+    """
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="surrogateescape")
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and encoding != "utf8":
+        reconfigure(errors="replace")
+
+
+def is_text(line: str) -> bool:
+    """Whether `line` is valid text (it was valid UTF-8 when read)."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def mute_stdout() -> None:
+    """Point stdout at /dev/null (the recipe of Python's signal documentation)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout
+        pass
