@@ -38,7 +38,9 @@ def run_guarded(command: Callable[[], int]) -> int:
         return EXIT_FAILED
     prepare_streams()
     try:
-        return command()
+        status = command()
+        sys.stdout.flush()  # here, not at exit, where a closed pipe cannot be caught
+        return status
     except KeyboardInterrupt:
         # new_line: the prompt or a half-written answer may hold the cursor
         say_error("interrupted; the turns answered before Ctrl-C are kept",

@@ -1,0 +1,124 @@
+"""A Chat Completions server on 127.0.0.1, for tests of the real HTTP path.
+
+The offline model answers in-process, so it never shows what a real server can do to
+the client: error codes, Retry-After, cut-off bodies, odd reply shapes, slow replies.
+`FakeServer` speaks the protocol over a real socket: each POST .../chat/completions
+gets the next scripted `Reply` (the last one repeats), and every request body is
+recorded. The `fake_server` fixture starts one on a free port and stops it after the
+test. Import it in a test module: `from fake_server import fake_server_fixture`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+
+@dataclass
+class Reply:
+    """One scripted answer: a JSON object (or raw bytes), after `delay` seconds."""
+
+    body: dict[str, Any] | bytes
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+def completion(content: Any = "ok", tool_calls: Any = None,
+               finish_reason: str = "stop") -> dict[str, Any]:
+    """A Chat Completions body; `content` and `tool_calls` are sent as given."""
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls is not None:
+        message["tool_calls"] = tool_calls
+    return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0,
+            "model": "fake", "choices": [{"index": 0, "message": message,
+                                          "finish_reason": finish_reason}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5,
+                      "total_tokens": 15}}
+
+
+def call(call_id: Any = "call_1", name: Any = "queryOrder",
+         arguments: Any = '{"order_id": "88231"}') -> dict[str, Any]:
+    """One tool call as a server sends it."""
+    return {"id": call_id, "type": "function",
+            "function": {"name": name, "arguments": arguments}}
+
+
+def error(status: int, message: str = "failed") -> Reply:
+    return Reply({"error": {"message": message, "type": "error", "code": status}},
+                 status)
+
+
+class FakeServer:
+    """`server.script = [Reply(...), ...]`, then point a client at `server.url`."""
+
+    def __init__(self) -> None:
+        self.script: list[Reply] = [Reply(completion())]
+        self.requests: list[dict[str, Any]] = []  # every request body, parsed
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.httpd.daemon_threads = True  # a slow reply never blocks the shutdown
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,),
+                                        daemon=True)  # 0.02 s: a quick stop()
+
+    def start(self) -> FakeServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()  # a sleeping handler wakes up and goes away
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def next_reply(self, body: bytes) -> Reply:
+        with self._lock:
+            try:
+                self.requests.append(json.loads(body))
+            except ValueError:
+                self.requests.append({"unparsed": body.decode("utf-8", "replace")})
+            return self.script.pop(0) if len(self.script) > 1 else self.script[0]
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:  # noqa: N802 (the name http.server calls)
+                length = int(self.headers.get("content-length") or 0)
+                reply = server.next_reply(self.rfile.read(length))
+                if reply.delay and server.stopping.wait(reply.delay):
+                    return
+                body = reply.body if isinstance(reply.body, bytes) else json.dumps(
+                    reply.body).encode()
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(body)))
+                    for name, value in reply.headers.items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(body)
+                except OSError:  # the client gave up (its timeout): nothing to do
+                    pass
+
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+        return Handler
+
+
+@pytest.fixture(name="fake_server")
+def fake_server_fixture():
+    """A started FakeServer on a free port of 127.0.0.1, stopped after the test."""
+    server = FakeServer().start()
+    yield server
+    server.stop()
