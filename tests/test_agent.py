@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tinyagent.agent import ReActAgent
+from tinyagent.agent import ReActAgent, TurnNotSavedError
 from tinyagent.llm import ChatResponse, LlmClient, LlmError
 from tinyagent.memory import InMemoryChatMemory
 from tinyagent.messages import Role, ToolCall
@@ -157,9 +157,15 @@ def test_stopped_turns_still_reach_memory():
     ({"max_steps": 0}, "max_steps must be >= 1"),
     ({"max_steps": -3}, "got -3"),
     ({"max_tokens": -1}, "max_tokens must be >= 1"),
+    ({"max_steps": True}, "max_steps must be an int .*got True"),
+    ({"max_steps": 1.5}, "max_steps must be an int .*got 1.5"),
+    ({"max_tokens": 8000.0}, "max_tokens must be an int"),
+    ({"max_tool_calls_per_step": 0}, "max_tool_calls_per_step must be >= 1"),
+    ({"max_tool_calls_per_step": False}, "max_tool_calls_per_step must be an int"),
 ])
 def test_bad_limits_are_rejected(kwargs, message):
-    """Non-positive max_steps or max_tokens is a ValueError naming the value."""
+    """A size that is not a positive whole number (True and 1.5 included) is a
+    ValueError naming the parameter and the value."""
     with pytest.raises(ValueError, match=message):
         agent(**kwargs)
 
@@ -169,6 +175,13 @@ def test_empty_user_text_is_rejected(text):
     """run() with empty text is a ValueError before any model call."""
     with pytest.raises(ValueError, match="non-empty"):
         agent().run(text)
+
+
+def test_text_that_was_not_utf8_is_rejected():
+    """A line read from bytes that were not UTF-8 (surrogates) is a ValueError that
+    says so, not a model error."""
+    with pytest.raises(ValueError, match="not valid UTF-8"):
+        agent().run(b"order \xff\xfe".decode("utf-8", "surrogateescape"))
 
 
 class ScriptedLlm:
@@ -210,3 +223,74 @@ def test_an_unchanged_system_prompt_is_not_counted_again():
     first = a.last_trace.messages[0]
     a.run("How much is the S20 Pro?")
     assert a.last_trace.messages[0] is first and first._tokens is not None
+
+
+@pytest.mark.parametrize("content,question,apology", [
+    ("", "Where is my order 88231?", "empty reply"),
+    ("  \n", "Where is my order 88231?", "empty reply"),
+    ("", "帮我查一下订单 88231", "回复是空的"),
+])
+def test_an_empty_reply_is_never_the_answer(content, question, apology):
+    """A reply with no text and no tool call ends the turn with the empty_reply
+    apology; memory gets that apology, never an empty assistant message."""
+    memory = InMemoryChatMemory()
+    a = ReActAgent(ScriptedLlm(ChatResponse(content)), bitmall_tools(),
+                   memory=memory, verbose=False)
+    assert apology in a.run(question)
+    assert a.last_trace.stop_reason == "empty_reply"
+    assert all(m.content.strip() for m in memory.messages())
+
+
+def test_the_offline_empty_mode_is_handled_too():
+    """The offline model's '+empty' mode gives the same stop reason."""
+    a = agent(model="bitmall-offline+empty")
+    a.run("Where is my order 88231?")
+    assert a.last_trace.stop_reason == "empty_reply"
+
+
+def test_an_answer_cut_at_the_length_limit_is_marked_as_cut():
+    """finish_reason "length": the answer shown and stored says it was cut off."""
+    memory = InMemoryChatMemory()
+    llm = ScriptedLlm(ChatResponse("Your order 88231 was deliv",
+                                   finish_reason="length"))
+    a = ReActAgent(llm, bitmall_tools(), memory=memory, verbose=False)
+    answer = a.run("Where is my order 88231?")
+    assert answer.startswith("Your order 88231 was deliv") and "[cut off" in answer
+    assert a.last_trace.stop_reason == "cut_off"
+    assert memory.messages()[-1].content == answer
+
+
+def test_tool_calls_beyond_the_step_limit_are_not_run():
+    """Of 2,000 calls in one reply only max_tool_calls_per_step run; the model is told
+    how many were not, and every call sent back has its one result."""
+    calls = [ToolCall(f"c{i}", "applyRefund", {"order_id": "88231"})
+             for i in range(2000)]
+    llm = ScriptedLlm(ChatResponse("refund all", calls), ChatResponse("Done."))
+    a = ReActAgent(llm, bitmall_tools(), verbose=False, max_tool_calls_per_step=3)
+    assert a.run("refund order 88231") == "Done."
+    trace = a.last_trace
+    assert [c.id for c in trace.tool_calls] == ["c0", "c1", "c2"]
+    asked = [m for m in trace.messages if m.tool_calls]
+    results = [m for m in trace.messages if m.role is Role.TOOL]
+    assert [len(m.tool_calls) for m in asked] == [3] and len(results) == 3
+    assert "1997 more tool calls were not run" in results[-1].content
+
+
+class FailingStore(InMemoryChatMemory):
+    """A memory whose database refuses writes (read-only, or locked)."""
+
+    def add(self, message):
+        import sqlite3
+
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+
+def test_an_answer_that_cannot_be_saved_is_still_returned():
+    """When memory fails to store the turn, run() raises TurnNotSavedError holding
+    the answer (it was paid for), with the store's error as its cause."""
+    a = agent(FailingStore())
+    with pytest.raises(TurnNotSavedError) as info:
+        a.run("Where is my order 88231?")
+    assert "88231" in info.value.answer and info.value.answer == a.last_trace.answer
+    assert "readonly database" in str(info.value)
+    assert type(info.value.__cause__).__name__ == "OperationalError"
