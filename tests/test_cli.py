@@ -3,11 +3,22 @@
 import functools
 import io
 import re
+import sqlite3
+import subprocess
+import sys
+import time
 
 import pytest
+from fake_server import (
+    Reply,
+    call,
+    completion,
+    fake_server_fixture,  # noqa: F401  (the fixture)
+)
 
 import tinyagent.bench
 from tinyagent.cli import SIX_TURNS, main
+from tinyagent.memory import InMemoryChatMemory
 
 REFUND = "RF20260701001"
 # The offline clerk's question when it does not know which order is meant.
@@ -110,3 +121,156 @@ def test_help_lists_every_command(capsys):
     out = capsys.readouterr().out
     for command in ["demo", "chat", "compare", "bench"]:
         assert re.search(rf"^\s+{command}\s", out, flags=re.M), command
+
+
+# -- hardening: bad replies, slow models, broken terminals, unsaved turns
+
+def use_server(monkeypatch, server, tmp_path):
+    """The CLI's model is the fake server, with no retries and no .env."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TINYAGENT_OFFLINE")
+    monkeypatch.delenv("TINYAGENT_TIMEOUT", raising=False)
+    for name, value in [("API_KEY", "sk-cli-test-key"), ("API_URL", server.url),
+                        ("MODEL", "fake"), ("MAX_RETRIES", "0")]:
+        monkeypatch.setenv(f"TINYAGENT_{name}", value)
+
+
+def test_demo_with_a_failing_model_ends_in_one_line(fake_server, monkeypatch,
+                                                    tmp_path, capsys):
+    """`demo` catches LlmError as chat does: one error line, exit 1."""
+    use_server(monkeypatch, fake_server, tmp_path)
+    fake_server.script = [Reply(completion(None, [call(call_id=None)]))]
+    assert main(["demo"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and "has no id" in err
+
+
+def test_demo_says_when_compression_fires(capsys):
+    """In the hybrid part the demo prints a line when the memory compresses."""
+    status, out = run_cli(["demo"], capsys)
+    hybrid = out.split("== 2.")[1].split("== Memory")[0]
+    assert status == 0 and "memory: compression 1:" in hybrid
+
+
+def test_chat_survives_a_bad_reply_and_goes_on(fake_server, monkeypatch, tmp_path,
+                                               capsys):
+    """A reply with function: null costs its line (an error) but not the rest."""
+    use_server(monkeypatch, fake_server, tmp_path)
+    fake_server.script = [Reply(completion(None, [{"id": "c", "function": None}])),
+                          Reply(completion("Second answer."))]
+    monkeypatch.setattr("sys.stdin", io.StringIO("first\nsecond\n"))
+    assert main(["chat"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "Second answer.\n" and "no 'function'" in captured.err
+
+
+def test_timeout_flag_bounds_a_slow_model(fake_server, monkeypatch, tmp_path,
+                                          capsys):
+    """`chat --timeout 0.2` against a 3 s model: an error naming the timeout after
+    about 0.2 s, and the chat goes on."""
+    use_server(monkeypatch, fake_server, tmp_path)
+    fake_server.script = [Reply(completion(), delay=3)]
+    monkeypatch.setattr("sys.stdin", io.StringIO("Where is my order 88231?\n"))
+    started = time.monotonic()
+    assert main(["chat", "--timeout", "0.2"]) == 0
+    assert time.monotonic() - started < 2
+    assert "timed out after 0.2s" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv,env,text", [
+    (["demo", "--timeout", "nan"], None, "--timeout must be a number of seconds"),
+    (["demo", "--timeout", "-1"], None, "--timeout must be a number of seconds"),
+    (["demo"], "abc", "TINYAGENT_TIMEOUT must be a number of seconds"),
+    (["demo"], "inf", "timeout must be a number of seconds"),
+])
+def test_a_bad_timeout_is_one_clear_line(argv, env, text, monkeypatch, capsys):
+    """A bad --timeout or TINYAGENT_TIMEOUT: exit 2 and one line naming it."""
+    monkeypatch.delenv("TINYAGENT_TIMEOUT", raising=False)
+    if env is not None:
+        monkeypatch.setenv("TINYAGENT_TIMEOUT", env)
+    try:
+        status = main(argv)
+    except SystemExit as exit_info:  # argparse's own exit for a bad option
+        status = exit_info.code
+    assert status == 2 and text in capsys.readouterr().err
+
+
+class InterruptedStdin(io.StringIO):
+    """Piped lines, then Ctrl-C at the prompt."""
+
+    def readline(self, *args):
+        line = super().readline(*args)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_at_the_prompt_ends_quietly_and_keeps_the_turns(monkeypatch, capsys,
+                                                               tmp_path):
+    """Ctrl-C: exit 130, one line, and the turn answered before it stays saved."""
+    from tinyagent.production import SqliteStore
+
+    db = tmp_path / "chat.db"
+    monkeypatch.setattr("sys.stdin", InterruptedStdin("Where is my order 88231?\n"))
+    status = main(["chat", "--session", "s", "--db", str(db)])
+    captured = capsys.readouterr()
+    assert status == 130 and "88231" in captured.out
+    assert captured.err.strip() == ("error: interrupted; the turns answered before "
+                                    "Ctrl-C are kept")
+    assert len(SqliteStore(db).messages("s")) == 2
+
+
+def test_ctrl_c_during_a_turn_ends_quietly(monkeypatch, capsys):
+    """Ctrl-C while the agent works: exit 130, no traceback."""
+    def interrupted(self, text):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("tinyagent.cli.ReActAgent.run", interrupted)
+    status, _ = chat_over_stdin("inmemory", ["hello"], monkeypatch, capsys)
+    assert status == 130
+
+
+def test_invalid_utf8_on_stdin_skips_that_line_only(monkeypatch, capsys):
+    """Under a strict UTF-8 stdin, a line of bad bytes gets one error line; the
+    lines around it are answered."""
+    raw = b"Where is my order 88231?\n\xff\xfe broken\nHow much is the S20 Pro?\n"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), "utf-8",
+                                                      errors="strict"))
+    status = main(["chat"])
+    captured = capsys.readouterr()
+    assert status == 0 and len(captured.out.splitlines()) == 2
+    assert captured.err == ("error: this line is not valid UTF-8 text, so it was "
+                            "skipped; save the input as UTF-8\n")
+
+
+def test_closed_stdout_is_one_line_and_exit_1(monkeypatch, capsys):
+    """Started with stdout closed, the command says so and exits 1."""
+    monkeypatch.setattr("sys.stdout", None)
+    assert main(["demo"]) == 1
+    assert "standard output is closed" in capsys.readouterr().err
+
+
+def test_a_broken_pipe_ends_quietly():
+    """`tinyagent demo | head` whose reader has gone: exit 141, no traceback."""
+    process = subprocess.Popen([sys.executable, "-m", "tinyagent.cli", "demo"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # the reader goes away before the first line
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141 and "Traceback" not in err
+
+
+class ReadOnlyMemory(InMemoryChatMemory):
+    def add(self, message):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+
+def test_an_answer_that_cannot_be_saved_is_shown_then_reported(monkeypatch, capsys):
+    """When the store refuses the turn, the answer is printed, then a line says it
+    was not saved; the exit status is 1."""
+    monkeypatch.setattr("tinyagent.cli.memory_factories",
+                        lambda llm: {"inmemory": ReadOnlyMemory})
+    monkeypatch.setattr("sys.stdin", io.StringIO("Where is my order 88231?\n"))
+    assert main(["chat"]) == 1
+    captured = capsys.readouterr()
+    assert "88231" in captured.out and captured.err.startswith(
+        "error: the answer was not saved (OperationalError: attempt to write a "
+        "readonly database)")

@@ -162,3 +162,84 @@ def test_key_like_text_in_provider_errors_is_masked(echo):
         _real_client_answering(reject).chat(HELLO)
     text = str(info.value)
     assert "***" in text and KEY[:10] not in text and "a1b2c3d4e5" not in text
+
+
+ENV_NAMES = ["TINYAGENT_API_KEY", "TINYAGENT_API_URL", "TINYAGENT_MODEL",
+             "TINYAGENT_OFFLINE", "TINYAGENT_TIMEOUT", "TINYAGENT_MAX_REPLY_TOKENS",
+             "TINYAGENT_MAX_RETRIES"]
+
+
+@pytest.fixture
+def no_project_env(clean_env, monkeypatch):
+    """clean_env, and no project-folder .env either (a developer may have one)."""
+    monkeypatch.setattr("tinyagent.settings.PROJECT_DIR", clean_env / "no-project")
+    for name in ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    yield clean_env
+    for name in ENV_NAMES:  # load_dotenv may have set some: undo
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_dotenv_in_a_parent_folder_is_ignored(no_project_env, monkeypatch):
+    """A .env above the working folder (not the project's) is never read: it could
+    send the user's key to another URL."""
+    (no_project_env / ".env").write_text(f"TINYAGENT_API_KEY={KEY}\n"
+                                         "TINYAGENT_API_URL=http://evil.example/v1\n")
+    (no_project_env / "work").mkdir()
+    monkeypatch.chdir(no_project_env / "work")
+    llm = LlmClient.from_env()
+    assert llm.offline and llm.env_file is None
+
+
+def test_the_project_folder_dotenv_is_read_and_named(no_project_env, monkeypatch):
+    """From a sub-folder (a notebook's), the project's .env is used, and
+    describe() says which file that was."""
+    project = no_project_env / "project"
+    (project / "notebooks").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")  # a checkout, not a wheel
+    (project / ".env").write_text(f"TINYAGENT_API_KEY={KEY}\n")
+    monkeypatch.setattr("tinyagent.settings.PROJECT_DIR", project)
+    monkeypatch.chdir(project / "notebooks")
+    llm = LlmClient.from_env()
+    assert not llm.offline and llm.env_file == project / ".env"
+    assert f"Settings from {project / '.env'}" in llm.describe()
+
+
+def test_timeout_reply_cap_and_retries_come_from_the_environment(no_project_env,
+                                                                 monkeypatch):
+    """TINYAGENT_TIMEOUT, _MAX_REPLY_TOKENS and _MAX_RETRIES set the client, and
+    describe() states the worst-case wait they add up to."""
+    monkeypatch.setenv("TINYAGENT_API_KEY", KEY)
+    monkeypatch.setenv("TINYAGENT_TIMEOUT", "7.5")
+    monkeypatch.setenv("TINYAGENT_MAX_REPLY_TOKENS", "300")
+    monkeypatch.setenv("TINYAGENT_MAX_RETRIES", "1")
+    llm = LlmClient.from_env()
+    assert (llm.timeout, llm.max_reply_tokens, llm.max_retries) == (7.5, 300, 1)
+    assert "7.5s, 2 attempts (at most 16s)" in llm.describe()
+
+
+@pytest.mark.parametrize("name,value", [("TINYAGENT_TIMEOUT", "soon"),
+                                        ("TINYAGENT_TIMEOUT", "nan"),
+                                        ("TINYAGENT_MAX_REPLY_TOKENS", "1.5")])
+def test_a_bad_setting_in_the_environment_names_the_variable(no_project_env,
+                                                             monkeypatch, name,
+                                                             value):
+    """A value that is not a number is a ValueError naming the variable or the
+    setting, never a silent default."""
+    monkeypatch.setenv(name, value)
+    setting = name.removeprefix("TINYAGENT_").lower()
+    with pytest.raises(ValueError, match=f"^({name}|{setting}) must be"):
+        LlmClient.from_env()
+
+
+def test_the_offline_model_accepts_tool_choice_and_max_tokens():
+    """The offline model takes tool_choice and max_tokens as a provider does, and
+    answers exactly as without them."""
+    from tinyagent.offline import complete
+    from tinyagent.tools import bitmall_tools
+
+    request = {"model": "bitmall-offline", "messages": [m.to_dict() for m in HELLO],
+               "tools": bitmall_tools().schemas()}
+    plain = complete(request)
+    both = complete({**request, "tool_choice": "auto", "max_tokens": 1024})
+    assert both["choices"] == plain["choices"] and both["usage"] == plain["usage"]
