@@ -274,3 +274,25 @@ def test_an_answer_that_cannot_be_saved_is_shown_then_reported(monkeypatch, caps
     assert "88231" in captured.out and captured.err.startswith(
         "error: the answer was not saved (OperationalError: attempt to write a "
         "readonly database)")
+
+
+def test_an_unexpected_error_is_one_line_unless_debugging(monkeypatch, capsys):
+    """An error no command expected: exit 1 and one line naming it; with
+    TINYAGENT_DEBUG=1 it propagates, traceback and all."""
+    def broken():
+        raise RuntimeError("disk on fire")
+    monkeypatch.setattr("tinyagent.cli.bitmall_tools", broken)
+    monkeypatch.delenv("TINYAGENT_DEBUG", raising=False)
+    assert main(["demo"]) == 1
+    assert capsys.readouterr().err.endswith(
+        "error: RuntimeError: disk on fire (run again with TINYAGENT_DEBUG=1 to "
+        "see where)\n")
+    monkeypatch.setenv("TINYAGENT_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        main(["demo"])
+
+
+def test_closed_stdin_reads_as_no_input(monkeypatch, capsys):
+    """Started with stdin closed, chat has nothing to answer and exits 0."""
+    monkeypatch.setattr("sys.stdin", None)
+    assert main(["chat"]) == 0

@@ -159,15 +159,13 @@ class ReActAgent:
             response = self.llm.chat(messages, tools=schemas)
             trace.prompt_tokens.append(response.usage.prompt_tokens or tokens)
             if not response.tool_calls:  # no tool wanted: this is the answer...
+                reason, trace.answer = "answer", response.content
                 if not response.content.strip():  # ...unless there is none
-                    return self._stop(trace, "empty_reply", messages, turn_start,
-                                      tokens)
-                trace.answer = response.content
-                if response.finish_reason == "length":  # never stored as complete
-                    note = CUT_NOTE[is_chinese(text)]
-                    trace.answer = f"{response.content.rstrip()} {note}"
-                    return self._stop(trace, "cut_off", messages, turn_start, tokens)
-                return self._stop(trace, "answer", messages, turn_start, tokens)
+                    reason = "empty_reply"
+                elif response.finish_reason == "length":  # never stored as complete
+                    reason = "cut_off"
+                    trace.answer += " " + CUT_NOTE[is_chinese(text)]
+                return self._stop(trace, reason, messages, turn_start, tokens)
             limit = self.max_tool_calls_per_step
             step = Step(response.content, list(response.tool_calls[:limit]))
             extra = len(response.tool_calls) - len(step.tool_calls)

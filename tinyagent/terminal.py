@@ -47,10 +47,22 @@ def run_guarded(command: Callable[[], int]) -> int:
                   new_line=True)
         return EXIT_INTERRUPTED
     except OSError as exc:
-        if exc.errno not in (errno.EPIPE, errno.EBADF):
-            raise
-        mute_stdout()  # so the interpreter's last flush does not fail again
-        return EXIT_BROKEN_PIPE
+        if exc.errno in (errno.EPIPE, errno.EBADF):
+            mute_stdout()  # so the interpreter's last flush does not fail again
+            return EXIT_BROKEN_PIPE
+        return unexpected(exc)
+    except Exception as exc:  # the commands catch what they expect; this is the net
+        return unexpected(exc)
+
+
+def unexpected(exc: Exception) -> int:
+    """One line for an error no command expected; TINYAGENT_DEBUG=1 shows it whole."""
+    if os.environ.get("TINYAGENT_DEBUG", "").strip() in {"1", "true", "yes"}:
+        raise exc
+    text = " ".join(str(exc).split())[:200]
+    say_error(f"{type(exc).__name__}: {text} (run again with TINYAGENT_DEBUG=1 to "
+              "see where)")
+    return EXIT_FAILED
 
 
 def prepare_streams() -> None:
@@ -59,6 +71,8 @@ def prepare_streams() -> None:
     Bytes that are not UTF-8 arrive as surrogates (and `is_text` rejects the line);
     a character the terminal's encoding lacks is printed as "?".
     """
+    if sys.stdin is None:  # started with `<&-`: no input is an empty input
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the process)
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(errors="surrogateescape")
