@@ -216,9 +216,10 @@ def _short(exc: Exception, secrets: list[str]) -> str:
 
 
 def _hint(status: int, response: httpx.Response) -> str:
-    wait = response.headers.get("retry-after", "").strip()
-    if status == 429 and wait:
-        return f"Rate limited: the server asks to wait {clip(wait, 20)} s, then retry."
+    wait = clip(response.headers.get("retry-after", ""), 40)
+    if status == 429 and wait:  # seconds, or an HTTP date
+        wait = f"{wait} s" if wait.isdigit() else f"until {wait}"
+        return f"Rate limited: the server asks to wait {wait}, then retry."
     return {400: "The provider rejected the request itself: check the messages sent "
                  "(e.g. a tool result without its call).",
             401: "Check TINYAGENT_API_KEY.", 403: "Check the key's permissions.",
