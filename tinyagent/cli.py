@@ -139,7 +139,7 @@ def chat(memory_name: str, session: str | None = None,
         try:
             text = input("you> " if interactive else "")
         except EOFError:
-            return 1 if unsaved else 0
+            break
         if not is_text(text):
             say_error("this line is not valid UTF-8 text, so it was skipped; save "
                       "the input as UTF-8")
@@ -147,7 +147,7 @@ def chat(memory_name: str, session: str | None = None,
         if not text.strip():
             continue
         if text.strip() in {"/quit", "/exit"}:
-            return 0
+            break
         if text.strip() == "/memory":
             print_memory(memory)
             continue
@@ -165,6 +165,7 @@ def chat(memory_name: str, session: str | None = None,
             unsaved += 1
             continue
         print(f"agent> {answer}" if interactive else answer, flush=True)
+    return 1 if unsaved else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
