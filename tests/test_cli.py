@@ -181,7 +181,7 @@ def test_timeout_flag_bounds_a_slow_model(fake_server, monkeypatch, tmp_path,
     (["demo", "--timeout", "nan"], None, "--timeout must be a number of seconds"),
     (["demo", "--timeout", "-1"], None, "--timeout must be a number of seconds"),
     (["demo"], "abc", "TINYAGENT_TIMEOUT must be a number of seconds"),
-    (["demo"], "inf", "timeout must be a number of seconds"),
+    (["demo"], "inf", "TINYAGENT_TIMEOUT must be a number of seconds"),
 ])
 def test_a_bad_timeout_is_one_clear_line(argv, env, text, monkeypatch, capsys):
     """A bad --timeout or TINYAGENT_TIMEOUT: exit 2 and one line naming it."""

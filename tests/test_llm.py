@@ -220,15 +220,16 @@ def test_timeout_reply_cap_and_retries_come_from_the_environment(no_project_env,
 
 @pytest.mark.parametrize("name,value", [("TINYAGENT_TIMEOUT", "soon"),
                                         ("TINYAGENT_TIMEOUT", "nan"),
-                                        ("TINYAGENT_MAX_REPLY_TOKENS", "1.5")])
+                                        ("TINYAGENT_MAX_REPLY_TOKENS", "1.5"),
+                                        ("TINYAGENT_MAX_REPLY_TOKENS", "0"),
+                                        ("TINYAGENT_MAX_RETRIES", "-1")])
 def test_a_bad_setting_in_the_environment_names_the_variable(no_project_env,
                                                              monkeypatch, name,
                                                              value):
-    """A value that is not a number is a ValueError naming the variable or the
-    setting, never a silent default."""
+    """A value that does not parse, or breaks its rule, is a ValueError naming the
+    variable and the value, never a silent default."""
     monkeypatch.setenv(name, value)
-    setting = name.removeprefix("TINYAGENT_").lower()
-    with pytest.raises(ValueError, match=f"^({name}|{setting}) must be"):
+    with pytest.raises(ValueError, match=f"^{name} must be .*got '{value}'"):
         LlmClient.from_env()
 
 

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]  # the checkout (editable install)
 MAX_TIMEOUT = 3600.0  # seconds; longer is a hung server (and overflows some sockets)
-ENV_NUMBERS = {"TINYAGENT_TIMEOUT": ("timeout", float),
-               "TINYAGENT_MAX_REPLY_TOKENS": ("max_reply_tokens", int),
-               "TINYAGENT_MAX_RETRIES": ("max_retries", int)}
+ENV_NUMBERS = {"TINYAGENT_TIMEOUT": "timeout",  # variable -> LlmClient argument
+               "TINYAGENT_MAX_REPLY_TOKENS": "max_reply_tokens",
+               "TINYAGENT_MAX_RETRIES": "max_retries"}
 
 
 def find_env_file(cwd: Path | None = None) -> Path | None:
@@ -64,22 +63,25 @@ def check_count(value: Any, name: str, minimum: int) -> int:
 def numbers_from_env() -> dict[str, Any]:
     """LlmClient arguments set by TINYAGENT_TIMEOUT, _MAX_REPLY_TOKENS, _MAX_RETRIES.
 
-    A value that does not parse is an error naming the variable, not a silent default.
+    A value that does not parse, or breaks the argument's rule, is an error naming
+    the variable, not a silent default.
     """
     found: dict[str, Any] = {}
-    for variable, (argument, kind) in ENV_NUMBERS.items():
+    for variable, argument in ENV_NUMBERS.items():
         text = os.environ.get(variable, "").strip()
-        if text:
-            found[argument] = parse_number(variable, text, kind)
+        if not text:
+            continue
+        try:
+            if argument == "timeout":
+                found[argument] = check_timeout(float(text), variable)
+            else:
+                found[argument] = check_count(int(text), variable,
+                                              0 if argument == "max_retries" else 1)
+        except ValueError:
+            rule = (f"a number of seconds, more than 0 and at most {MAX_TIMEOUT:g}"
+                    if argument == "timeout" else "a whole number")
+            raise ValueError(f"{variable} must be {rule}, got {text!r}") from None
     return found
-
-
-def parse_number(variable: str, text: str, kind: Callable[[str], Any]) -> Any:
-    try:
-        return kind(text)
-    except ValueError:
-        what = "a number of seconds" if kind is float else "a whole number"
-        raise ValueError(f"{variable} must be {what}, got {text!r}") from None
 
 
 def mask_url(url: str) -> str:
