@@ -296,3 +296,20 @@ def test_closed_stdin_reads_as_no_input(monkeypatch, capsys):
     """Started with stdin closed, chat has nothing to answer and exits 0."""
     monkeypatch.setattr("sys.stdin", None)
     assert main(["chat"]) == 0
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_person_at_a_terminal_is_told_how_long_a_real_model_may_take(
+        fake_server, monkeypatch, tmp_path):
+    """Before each turn of a real model, stderr (a terminal) states the worst-case
+    wait: timeout x attempts plus back-off, from the settings in force."""
+    use_server(monkeypatch, fake_server, tmp_path)
+    monkeypatch.setenv("TINYAGENT_MAX_RETRIES", "1")
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n"))
+    monkeypatch.setattr("sys.stderr", Terminal())
+    assert main(["chat", "--timeout", "5"]) == 0
+    assert "(waiting for fake: at most 10s a call)" in sys.stderr.getvalue()

@@ -24,7 +24,7 @@ from .llm import LlmClient, LlmError
 from .memory.base import ChatMemory
 from .messages import clip
 from .settings import timeout_argument
-from .terminal import is_text, run_guarded, say_error
+from .terminal import is_text, run_guarded, say_error, say_waiting
 from .tools import bitmall_tools
 
 SIX_TURNS = {
@@ -98,6 +98,7 @@ def run_demo(llm: LlmClient, turns: list[str]) -> None:
     print("\n== 1. No memory: every run() starts from scratch ==")
     agent = ReActAgent(llm, bitmall_tools())
     for text in turns[:2]:
+        say_waiting(llm)
         agent.run(text)
         print()
     print("== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==")
@@ -105,6 +106,7 @@ def run_demo(llm: LlmClient, turns: list[str]) -> None:
     agent = ReActAgent(llm, bitmall_tools(), memory=memory)
     compressions = 0
     for text in turns:
+        say_waiting(llm)
         agent.run(text)
         if getattr(memory, "compression_count", 0) > compressions:
             compressions = getattr(memory, "compression_count", 0)
@@ -151,9 +153,7 @@ def chat(memory_name: str, session: str | None = None,
         if text.strip() == "/memory":
             print_memory(memory)
             continue
-        if interactive and not llm.offline:  # a slow model: say how long at most
-            print(f"(waiting for the model, at most {llm.max_wait:.0f}s)",
-                  file=sys.stderr, flush=True)
+        say_waiting(llm)
         try:
             answer = agent.run(text)
         except LlmError as exc:  # the turn failed; memory is unchanged: say so, go on

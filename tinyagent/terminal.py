@@ -14,6 +14,10 @@ import errno
 import os
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .llm import LlmClient
 
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # 128 + SIGINT: what a shell reports after Ctrl-C
@@ -27,6 +31,14 @@ def say_error(message: object, *, new_line: bool = False) -> None:
             print("\n" * new_line + f"error: {message}", file=sys.stderr, flush=True)
         except OSError:  # stderr closed or gone too: nothing left to tell
             pass
+
+
+def say_waiting(llm: LlmClient) -> None:
+    """Before a turn of a real model, tell a person watching how long it may take
+    (timeout x attempts, plus back-off): a slow model is never a silent one."""
+    if not llm.offline and sys.stderr is not None and sys.stderr.isatty():
+        print(f"(waiting for {llm.model}: at most {llm.max_wait:.0f}s a call)",
+              file=sys.stderr, flush=True)
 
 
 def run_guarded(command: Callable[[], int]) -> int:
