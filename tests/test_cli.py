@@ -36,8 +36,8 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
         lang, capsys):
     """`demo` exits 0 and prints three sections: without memory turn 2 is asked
     "which order?"; with hybrid memory the six turns in order, turn 2 no longer
-    asked and turn 6 answered with the refund number; then the memory, one numbered
-    line a message."""
+    asked, a line when the memory compresses, and turn 6 answered with the refund
+    number; then the memory, one numbered line a message."""
     status, out = run_cli(["demo"] if lang == "en" else ["demo", "--lang", lang],
                           capsys)
     assert status == 0
@@ -54,6 +54,7 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
              if line.startswith("User: ")]
     assert asked == turns
     assert f"Agent: {WHICH_ORDER[lang]}" not in hybrid
+    assert "  memory: compression 1: older turns folded into the summary" in hybrid
     assert REFUND in hybrid[hybrid.index(f"User: {turns[5]}"):]
     assert memory.startswith("Memory after six turns")
     lines = memory.splitlines()[1:]
@@ -143,13 +144,6 @@ def test_demo_with_a_failing_model_ends_in_one_line(fake_server, monkeypatch,
     assert main(["demo"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ") and "has no id" in err
-
-
-def test_demo_says_when_compression_fires(capsys):
-    """In the hybrid part the demo prints a line when the memory compresses."""
-    status, out = run_cli(["demo"], capsys)
-    hybrid = out.split("== 2.")[1].split("== Memory")[0]
-    assert status == 0 and "memory: compression 1:" in hybrid
 
 
 def test_chat_survives_a_bad_reply_and_goes_on(fake_server, monkeypatch, tmp_path,
