@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tinyagent.messages import ChatMessage
+
 
 @dataclass
 class Reply:
@@ -122,3 +124,39 @@ def fake_server_fixture():
     server = FakeServer().start()
     yield server
     server.stop()
+
+
+def probe() -> None:
+    """`python tests/fake_server.py`: print what a 5 MB reply and a slow model cost
+    the real client (figures, not asserts; the tests assert the rules)."""
+    import resource
+    import time
+
+    from tinyagent import InMemoryChatMemory, LlmClient, LlmError, ReActAgent
+    from tinyagent.tools import bitmall_tools
+
+    server = FakeServer().start()
+    server.script = [Reply(completion("word " * 1_000_000)), Reply(completion("ok"))]
+    llm = LlmClient(api_key="k", base_url=server.url, model="fake", max_retries=0)
+    agent = ReActAgent(llm, bitmall_tools(), memory=InMemoryChatMemory(),
+                       verbose=False)
+    started = time.monotonic()
+    kept = agent.run("Where is my order 88231?")
+    print(f"5 MB reply: {time.monotonic() - started:.2f}s, {len(kept):,} characters "
+          f"kept, stop {agent.last_trace.stop_reason}; next turn: "
+          f"{agent.run('and now?')!r} ({agent.last_trace.stop_reason}); peak RSS "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    server.script = [Reply(completion(), delay=30)]
+    slow = LlmClient(api_key="k", base_url=server.url, model="fake", timeout=1.0,
+                     max_retries=2)
+    started = time.monotonic()
+    try:
+        slow.chat([ChatMessage.user("hello")])
+    except LlmError as exc:
+        print(f"slow model, timeout 1s, 2 retries: {time.monotonic() - started:.1f}s "
+              f"(max_wait says {slow.max_wait:.1f}s): {exc}")
+    server.stop()
+
+
+if __name__ == "__main__":
+    probe()

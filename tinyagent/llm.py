@@ -175,7 +175,7 @@ class LlmClient:
             waited, attempts = time.monotonic() - started, self.max_retries + 1
             raise LlmError(f"model call timed out after {self.timeout:g}s at "
                            f"{self._where()} ({attempts} attempt"
-                           f"{'s' * (attempts > 1)}, {waited:.0f}s in all); check "
+                           f"{'s' * (attempts > 1)}, {waited:.1f}s in all); check "
                            "the server, or raise --timeout / TINYAGENT_TIMEOUT"
                            ) from None
         except openai.APIConnectionError:
