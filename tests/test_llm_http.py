@@ -1,5 +1,6 @@
 """Rules of LlmClient on the real HTTP path: a server on 127.0.0.1 that misbehaves."""
 
+import re
 import time
 
 import pytest
@@ -166,12 +167,14 @@ def test_after_a_huge_reply_an_in_memory_session_keeps_working(fake_server):
 
 def test_a_slow_server_times_out_promptly_and_honestly(fake_server):
     """A reply slower than the timeout ends in an LlmError that gives the timeout,
-    the attempts and the total wait, all of them true."""
+    the attempts and the total wait, all of them true; nobody waits for the reply."""
     started = time.monotonic()
-    with pytest.raises(LlmError, match=r"timed out after 0.2s .*2 attempts, [\d.]+s in all"):
-        answer(fake_server, Reply(completion(), delay=3), timeout=0.2, max_retries=1)
+    with pytest.raises(LlmError, match=r"timed out after 0.2s .*2 attempts") as info:
+        answer(fake_server, Reply(completion(), delay=10), timeout=0.2, max_retries=1)
     elapsed = time.monotonic() - started
-    assert elapsed < 2 and len(fake_server.requests) == 2
+    reported = float(re.search(r"([\d.]+)s in all", str(info.value))[1])
+    assert elapsed < 5 and len(fake_server.requests) == 2
+    assert abs(reported - elapsed) < 0.5
     assert client(fake_server, timeout=0.2, max_retries=1).max_wait >= 0.4
 
 
