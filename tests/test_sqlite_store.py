@@ -4,6 +4,7 @@ import pytest
 
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.production import SqliteStore, SummaryState
+from tinyagent.storage import StoreError
 
 CALL = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
 MESSAGES = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
@@ -113,5 +114,5 @@ def test_the_repr_names_no_path(tmp_path):
 
 def test_a_file_in_a_missing_folder_is_a_clear_error(tmp_path):
     """The error names the path and the likely fix."""
-    with pytest.raises(ValueError, match="does its folder exist"):
+    with pytest.raises(StoreError, match="folder does not exist: create it"):
         SqliteStore(tmp_path / "missing" / "chats.db")
