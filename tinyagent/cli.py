@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import cast
 
 from .agent import ReActAgent
 from .llm import LlmClient, LlmError
@@ -41,6 +40,7 @@ SIX_TURNS = {
 def memory_factories(llm: LlmClient) -> dict[str, Callable[[], ChatMemory | None]]:
     """Each strategy by its command-line name, with the sizes BitMall uses (SPEC §7)."""
     from . import memory as m
+    from .production import IncrementalSummaryMemory
 
     return {
         "none": lambda: None,
@@ -49,6 +49,7 @@ def memory_factories(llm: LlmClient) -> dict[str, Callable[[], ChatMemory | None
         "tokens": lambda: m.TokenWindowChatMemory(max_tokens=1000),
         "summary": lambda: m.SummaryChatMemory(llm, threshold=10, keep_recent=4),
         "hybrid": lambda: m.HybridChatMemory(llm, recent_size=6, summary_threshold=10),
+        "structured": lambda: IncrementalSummaryMemory(llm),  # notebook 07
     }
 
 
@@ -98,10 +99,14 @@ def chat(memory_name: str, session: str | None = None,
         print(llm.describe())
         print(f"Memory: {memory_name}. Type /memory to see it, /quit to leave.")
     if session is not None:  # notebook 07: each message is saved as it arrives
-        from .production import SessionManager, SqliteStore
+        from .sessions_cli import open_session
+        from .storage import open_store
 
-        make = cast(Callable[[], ChatMemory], factory)  # main() refuses "none"
-        stored = SessionManager(SqliteStore(db), make, memory_name).open(session)
+        def note(text: str) -> None:
+            print(text, file=sys.stderr)
+
+        stored = open_session(open_store(db), session, memory_name,
+                              memory_factories(llm), note)
         memory = stored  # resumed from the file when the session exists
         if interactive:
             print(f"Session {session!r}: {len(stored.transcript())} messages so far.")
@@ -136,18 +141,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("chat", help="talk to the BitMall agent")
     p.add_argument("--memory", default="inmemory",
                    choices=["none", "inmemory", "window", "tokens", "summary",
-                            "hybrid"])
+                            "hybrid", "structured"])
     p.add_argument("--session", metavar="NAME",
                    help="save the conversation under NAME and resume it next time")
-    p.add_argument("--db", metavar="FILE", default="tinyagent.db",
-                   help="the SQLite file that holds the sessions (with --session)")
+    p.add_argument("--db", metavar="URL", default="tinyagent.db",
+                   help="the SQLite file or postgresql:// URL that holds the "
+                   "sessions (with --session)")
     sub.add_parser("bench",
                    help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
     from . import compare  # owns its options: --script, --strategies, --lang, ...
 
     compare.add_arguments(sub.add_parser("compare",
                                          help="every strategy on one script"))
+    from . import sessions_cli
+
+    sessions_cli.add_arguments(sub.add_parser("sessions", help="list, show, rebuild "
+                                              "or delete stored sessions"))
     args = parser.parse_args(argv)
+    if args.command == "sessions":
+        return sessions_cli.run(args)
     if args.command == "demo":
         return demo(args.lang)
     if args.command == "chat":
