@@ -88,18 +88,18 @@ def test_names_deletion_and_clearing(store):
 
 
 def test_concurrent_appends_never_collide(store):
-    """Eight threads append 25 messages each: 200 numbers, none twice, none lost."""
+    """Four threads append 10 messages each: 40 numbers, none twice, none lost."""
     def write(n):
-        for i in range(25):
+        for i in range(10):
             store.append("alice", [ChatMessage.user(f"{n}-{i}")])
 
-    threads = [threading.Thread(target=write, args=(n,)) for n in range(8)]
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     texts = [m.content for m in store.messages("alice")]
-    assert sorted(texts) == sorted(f"{n}-{i}" for n in range(8) for i in range(25))
+    assert sorted(texts) == sorted(f"{n}-{i}" for n in range(4) for i in range(10))
 
 
 @pytest.mark.parametrize("kind", STORES)
