@@ -9,7 +9,8 @@ from tinyagent import LlmClient
 from tinyagent.cli import main
 from tinyagent.messages import ChatMessage
 from tinyagent.production import IncrementalSummaryMemory, SessionManager
-from tinyagent.storage import open_store
+from tinyagent.sessions_cli import open_session
+from tinyagent.storage import StoreError, open_store
 
 OFFLINE = LlmClient(offline=True)
 
@@ -98,3 +99,11 @@ def test_bad_databases_and_names_are_one_line(argv, message, tmp_path, capsys):
     stderr naming the problem, a non-zero status, no traceback."""
     status, _, err = cli([a.format(tmp=tmp_path) for a in argv], capsys)
     assert status != 0 and message in err and err.count("\n") == 1
+
+
+def test_a_blank_session_name_for_chat_is_a_store_error(tmp_path):
+    """open_session (what chat --session uses) refuses "  " with a StoreError the
+    command line can print as one line."""
+    with open_store(tmp_path / "x.db") as store, pytest.raises(
+            StoreError, match="session name is empty"):
+        open_session(store, "  ", "window", {"window": lambda: None})

@@ -8,6 +8,7 @@ import pytest
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.production import SqliteStore, SummaryState
 from tinyagent.storage import StoreError
+from tinyagent.storage.sqlite import SCHEMA
 
 CALL = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
 MESSAGES = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
@@ -181,3 +182,21 @@ def test_a_lock_held_at_start_up_is_waited_for_then_a_clear_error(tmp_path):
     with SqliteStore(path, lock_wait=5) as store:
         assert store.sessions() == []
     holder.close()
+
+
+def test_a_file_with_a_version_saved_twice_still_opens(tmp_path):
+    """Files written before the version check may hold version 1 twice: they open,
+    the later one is the newest, and the next save goes on from there."""
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript(SCHEMA)
+    old.execute("INSERT INTO sessions VALUES (1, 'alice', 'structured', 0, 0)")
+    old.executemany("INSERT INTO summaries (session_id, text, covered_up_to, "
+                    "compression_count, version) VALUES (1, ?, 2, 1, 1)",
+                    [("a",), ("b",)])
+    old.commit()
+    old.close()
+    with SqliteStore(path) as store:
+        assert store.summary("alice").text == "b"
+        assert store.save_summary("alice", SummaryState("c", 4, 2, 2))
+        assert [s.text for s in store.summaries("alice")] == ["a", "b", "c"]

@@ -40,6 +40,9 @@ def open_session(store: Store, name: str, memory_name: str,
 
     A different `memory_name` is not applied silently: `say` tells the user.
     """
+    if not name.strip():
+        raise StoreError("the session name is empty: give --session a name such as "
+                         "alice")
     strategy = memory_name
     if store.has_session(name):
         strategy = store.session(name).strategy

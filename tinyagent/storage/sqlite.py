@@ -15,12 +15,13 @@ error): a process killed mid-write leaves the file as it was, and two processes
 writing to one file take turns, each waiting up to `lock_wait` seconds for the
 other. `save_summary` checks the newest version inside that transaction (base.py).
 The file is created readable by its owner only. `":memory:"` gives a private
-in-process database. One connection, shared by the threads of a process under a
-lock. Left out: schema migrations, WAL mode, connection pools.
+database. One connection, shared by the threads of a process under a lock. Left out:
+schema migrations, WAL mode, connection pools.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -45,9 +46,9 @@ CREATE TABLE IF NOT EXISTS summaries (
     session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     text TEXT, covered_up_to INTEGER NOT NULL, compression_count INTEGER NOT NULL,
     version INTEGER NOT NULL);
-CREATE UNIQUE INDEX IF NOT EXISTS one_snapshot_a_version ON summaries (
-    session_id, version);
 """
+# A file written before the version check may hold a version twice: it still opens.
+UNIQUE = "CREATE UNIQUE INDEX IF NOT EXISTS versions ON summaries(session_id, version)"
 
 
 def _create_private(path: str) -> None:
@@ -88,6 +89,8 @@ class SqliteStore:
         with self._guard("open"):
             self._conn.execute("PRAGMA foreign_keys = ON")  # deleting cascades
             self._conn.executescript(SCHEMA)
+            with contextlib.suppress(sqlite3.IntegrityError):
+                self._conn.execute(UNIQUE)
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
@@ -161,10 +164,9 @@ class SqliteStore:
 
     def session(self, name: str) -> SessionInfo:
         """One session's row; KeyError if there is none."""
-        found = self.sessions(name)
-        if not found:
-            raise missing(name)
-        return found[0]
+        for found in self.sessions(name):
+            return found
+        raise missing(name)
 
     def delete_session(self, name: str) -> None:
         with self.transaction() as db:  # its messages and summaries go with it
@@ -221,18 +223,17 @@ class SqliteStore:
 
     def summaries(self, name: str, newest_only: bool = False) -> list[SummaryState]:
         """A session's snapshots, oldest first (or just the newest)."""
-        order = "DESC LIMIT 1" if newest_only else "ASC"
+        order = "DESC" if newest_only else "ASC"
         with self._read() as db:
             rows = db.execute(
                 "SELECT text, covered_up_to, compression_count, version FROM summaries"
-                f" WHERE session_id = ? ORDER BY version {order}",
-                (self._id(db, name),))
+                f" WHERE session_id = ? ORDER BY version {order}, id {order}"
+                + " LIMIT 1" * newest_only, (self._id(db, name),))
             return [SummaryState(*row) for row in rows.fetchall()]
 
     def summary(self, name: str) -> SummaryState | None:
         """The newest snapshot, or None before the first compression."""
-        newest = self.summaries(name, newest_only=True)
-        return newest[0] if newest else None
+        return next(iter(self.summaries(name, newest_only=True)), None)
 
     def close(self) -> None:
         with self._lock:
