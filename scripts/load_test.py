@@ -12,8 +12,9 @@ reloads each session and counts: turns per second, summaries dropped and
 re-planned because another writer saved first ("conflicts retried"), lost turns
 (an order number whose question is not in the transcript), duplicate summary
 versions, and order numbers the reloaded memory (summary + verbatim tail) does not
-hold. The memory is the structured incremental one with a 2-turn verbatim tail and
-batches of 2 turns, so compressions happen often. Exit status 1 if anything was lost.
+hold. The memory is the structured incremental one (`--memory background`: the same,
+compressing on a pool) with a 2-turn verbatim tail and batches of 2 turns, so
+compressions happen often. Exit status 1 if anything was lost.
 """
 
 from __future__ import annotations
@@ -26,14 +27,22 @@ import tempfile
 import time
 
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
-from tinyagent.production import IncrementalSummaryMemory, SessionManager
+from tinyagent.production import (
+    BackgroundSummaryMemory,
+    IncrementalSummaryMemory,
+    SessionManager,
+)
 from tinyagent.storage import open_store, safe_url
 
 OFFLINE = LlmClient(offline=True)
 
 
-def manager(store) -> SessionManager:
-    return SessionManager(store, lambda: IncrementalSummaryMemory(
+MEMORIES = {"structured": IncrementalSummaryMemory,  # compresses inside the turn
+            "background": BackgroundSummaryMemory}  # on a pool, after the turn
+
+
+def manager(store, memory: str = "structured") -> SessionManager:
+    return SessionManager(store, lambda: MEMORIES[memory](
         OFFLINE, keep_recent_turns=2, batch_turns=2), "structured")
 
 
@@ -41,19 +50,23 @@ def order_id(worker: int, turn: int) -> int:
     return 10000 + worker * 1000 + turn  # 5 digits, one per turn of each worker
 
 
-def worker(url: str, name: str, number: int, turns: int, queue, go) -> None:
+def worker(url: str, name: str, number: int, turns: int, memory: str, queue,
+           go) -> None:
     """One process: `turns` agent turns on session `name`; reports its conflicts."""
     with open_store(url) as store:
-        session = manager(store).load(name)
+        session = manager(store, memory).load(name)
         agent = ReActAgent(OFFLINE, bitmall_tools(), memory=session, verbose=False)
         queue.put(0)  # ready
         go.wait()
         for turn in range(turns):
             agent.run(f"Where is my order {order_id(number, turn)}?")
+        if isinstance(session.memory, BackgroundSummaryMemory):
+            session.memory.wait()  # let the last compression be saved
         queue.put(session.conflicts)
 
 
-def run(url: str, workers: int, turns: int, shared: bool) -> dict[str, float]:
+def run(url: str, workers: int, turns: int, shared: bool,
+        memory: str = "structured") -> dict[str, float]:
     names = [f"load-{os.getpid()}-{'one' if shared else n}" for n in range(workers)]
     with open_store(url) as store:
         for name in sorted(set(names[:1] if shared else names)):
@@ -65,7 +78,7 @@ def run(url: str, workers: int, turns: int, shared: bool) -> dict[str, float]:
     spawn = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     queue, go = spawn.Queue(), spawn.Event()
     procs = [spawn.Process(target=worker, args=(
-        url, names[0] if shared else names[n], n, turns, queue, go))
+        url, names[0] if shared else names[n], n, turns, memory, queue, go))
         for n in range(workers)]
     for proc in procs:
         proc.start()
@@ -102,16 +115,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--turns", type=int, default=50, help="per worker")
     parser.add_argument("--mode", choices=["one", "separate", "both"], default="both")
+    parser.add_argument("--memory", choices=sorted(MEMORIES), default="structured")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         url = args.db or os.path.join(folder, "load.db")
         kind = "PostgreSQL" if url.startswith("postgres") else "SQLite"
         print(f"{kind} at {safe_url(args.db) if args.db else 'a temporary file'}, "
-              f"{args.workers} processes x {args.turns} turns, offline model")
+              f"{args.workers} processes x {args.turns} turns, {args.memory} memory, "
+              "offline model")
         bad = 0
         for shared in {"one": [True], "separate": [False]}.get(args.mode,
                                                                  [True, False]):
-            r = run(url, args.workers, args.turns, shared)
+            r = run(url, args.workers, args.turns, shared, args.memory)
             print(f"  {'one session ' if shared else 'own sessions'}: "
                   f"{r['turns']:.0f} turns in {r['seconds']:.1f} s = "
                   f"{r['turns'] / r['seconds']:.1f} turns/s; conflicts retried "
