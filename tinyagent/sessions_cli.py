@@ -66,7 +66,8 @@ def show(store: Store, name: str) -> None:
         print("Summary: none yet")
     else:
         print(f"Summary: version {state.version}, covers messages 1-{covered} "
-              f"({state.compression_count} compressions)")
+              f"({state.compression_count} compression"
+              f"{'s' * (state.compression_count != 1)})")
         for line in state.text.splitlines():
             print(f"  {line}")
     tail = store.messages(name, after=covered)
