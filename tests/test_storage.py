@@ -5,6 +5,8 @@ import threading
 
 import pytest
 from _stores import STORES, open_test_store, store_url
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tinyagent import LlmClient
 from tinyagent.messages import ChatMessage, ToolCall
@@ -156,3 +158,20 @@ def test_sqlite_url_opens_the_file(tmp_path):
         store.create_session("alice", "window")
     with open_store(str(path)) as again:
         assert again.has_session("alice")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(1, 8)), max_size=12))
+def test_saved_versions_only_ever_grow_from_the_newest(attempts):
+    """Any sequence of saves with any base: a save succeeds exactly when its base
+    is the newest saved version and it is higher; the saved versions increase."""
+    with SqliteStore() as store:
+        store.create_session("alice", "structured")
+        newest = 0
+        for base, version in attempts:
+            state = SummaryState("- x", 0, 0, version)
+            saved = store.save_summary("alice", state, base)
+            assert saved == (base == newest and version > base)
+            newest = version if saved else newest
+        versions = [s.version for s in store.summaries("alice")]
+        assert versions == sorted(set(versions)) and (versions or [0])[-1] == newest

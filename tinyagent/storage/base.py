@@ -68,21 +68,35 @@ def missing(name: str) -> KeyError:
 class Store(Protocol):
     """Sessions, their append-only messages and their summary snapshots."""
 
-    clock: Callable[[], float]
-    key: str  # which database, without secrets: sessions of one key are shared
+    clock: Callable[[], float]  # seconds since the epoch: `updated_at`, expiry
+    key: str  # which database, without secrets: handles with one key share sessions
 
-    def create_session(self, name: str, strategy: str) -> None: ...
-    def has_session(self, name: str) -> bool: ...
-    def session(self, name: str) -> SessionInfo: ...
-    def sessions(self) -> list[SessionInfo]: ...
-    def delete_session(self, name: str) -> None: ...
-    def clear_session(self, name: str) -> None: ...
+    def create_session(self, name: str, strategy: str) -> None:
+        """A new, empty session; ValueError if the name is blank or taken."""
+
+    def has_session(self, name: str) -> bool:
+        """Whether a session of that name exists."""
+
+    def session(self, name: str) -> SessionInfo:
+        """One session's row; KeyError if there is none."""
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every session, by name."""
+
+    def delete_session(self, name: str) -> None:
+        """The session, its messages and its snapshots, gone."""
+
+    def clear_session(self, name: str) -> None:
+        """Its messages and snapshots gone; the session (and its strategy) kept."""
 
     def append(self, name: str, messages: Sequence[ChatMessage]) -> int:
         """Add messages at the end of a session; the number of the last one."""
 
-    def messages(self, name: str, after: int = 0) -> list[ChatMessage]: ...
-    def count(self, name: str) -> int: ...
+    def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
+        """The messages numbered above `after`, oldest first."""
+
+    def count(self, name: str) -> int:
+        """How many messages the session holds."""
 
     def save_summary(self, name: str, state: SummaryState,
                      base_version: int | None = None) -> bool:
@@ -93,6 +107,11 @@ class Store(Protocol):
         """
 
     def summaries(self, name: str, newest_only: bool = False
-                  ) -> list[SummaryState]: ...
-    def summary(self, name: str) -> SummaryState | None: ...
-    def close(self) -> None: ...
+                  ) -> list[SummaryState]:
+        """The snapshots, oldest first (or just the newest)."""
+
+    def summary(self, name: str) -> SummaryState | None:
+        """The newest snapshot, or None before the first compression."""
+
+    def close(self) -> None:
+        """Release the file or the connection."""
