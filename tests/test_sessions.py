@@ -261,21 +261,39 @@ def recalled(manager, name, numbers):
 
 
 def test_a_summary_built_on_an_old_version_is_refused_and_the_handle_reloads():
-    """Another writer saves version 1 first: this handle's own version 1 is not
-    saved; it counts a conflict and continues from the other writer's summary."""
+    """Another writer saves version 1 while this handle is summarizing: this
+    handle's own version 1 is not saved; it counts a conflict and continues from
+    the other writer's summary."""
     store = SqliteStore()
-    session = incremental_manager(store).create("alice")
-    first, second = turns(2)[:2], turns(2)[2:]
-    for message in first:
-        session.add(message)
-    store.save_summary("alice", SummaryState("- order 57101 (another writer)", 2, 1, 1))
-    for message in second:  # the first turn is now due: compressed, refused
+
+    class RacedModel:
+        def chat(self, messages, tools=None):  # the other writer wins the race
+            store.save_summary("alice", SummaryState("- order 57101 (another "
+                                                     "writer)", 2, 1, 1))
+            return OFFLINE.chat(messages, tools)
+
+    session = incremental_manager(store, RacedModel()).create("alice")
+    for message in turns(2):  # the first turn is due: compressed, then refused
         session.add(message)
     assert session.conflicts == 1
     assert [s.text for s in store.summaries("alice")] == [
         "- order 57101 (another writer)"]
     assert "57101" in session.summary and session.memory.state.version == 1
-    assert session.messages()[1:] == second
+    assert session.messages()[1:] == turns(2)[2:]
+
+
+def test_a_newer_summary_in_the_store_is_loaded_before_compressing():
+    """Another writer saved a summary since this handle's last message: the next
+    add() reloads it first, so no model call is spent on a refused summary."""
+    store, model = SqliteStore(), CountingLlm()
+    session = incremental_manager(store, model).create("alice")
+    for message in turns(1):
+        session.add(message)
+    store.save_summary("alice", SummaryState("- order 57101 (another writer)", 2, 1, 1))
+    for message in turns(2)[2:]:
+        session.add(message)
+    assert session.conflicts == 0 and model.calls == 0
+    assert "57101" in session.summary
 
 
 @settings(max_examples=25, deadline=None)

@@ -88,10 +88,15 @@ class Session:
     # -- the ChatMemory contract
     def add(self, message: ChatMessage) -> None:
         number = self.store.append(self.name, [message])  # write-ahead
+        # Someone else's summary is newer than ours: reload now rather than waste a
+        # model call on a summary the store would refuse.
+        newer = isinstance(self.memory, SummaryChatMemory) and (
+            self.store.summary(self.name) or SummaryState()
+        ).version != self._saved_version
         with self._lock:
-            behind, self._seen = number != self._seen + 1, number
+            behind, self._seen = newer or number != self._seen + 1, number
         conflicts = self.conflicts
-        if behind:  # another writer added messages first: take them all, ours too
+        if behind:  # another writer wrote first: take it all, our message too
             self._reload()
         else:
             self.memory.add(message)  # may compress: the message is safe already
