@@ -9,8 +9,9 @@ snapshot of it is saved as well.
 
 Many handles may write to one session: two requests in one process, several
 processes, several servers. Appends never conflict. A handle that finds messages
-from another writer before its own reloads its memory from the store (the newest
-snapshot and the messages after it) instead of adding blindly. A summary is saved
+from another writer before its own, or a newer summary than its own, reloads its
+memory from the store (the newest snapshot and the messages after it) instead of
+adding blindly. A summary is saved
 only if the snapshot it was built on is still the newest; if another writer saved
 first, the handle drops its summary, reloads, and plans again. So every message is
 in the transcript and, after any interleaving, either in the newest summary or
