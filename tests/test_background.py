@@ -1,6 +1,9 @@
 """Rules of background compression. Synchronised with Events and futures, no sleeps."""
 
+import subprocess
+import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -187,3 +190,55 @@ def test_a_crashing_compression_is_not_retried_in_a_loop(pool):
         memory.wait()  # nothing left in flight: returns at once
         assert llm.calls == attempt and memory.in_flight is None
     assert all(f"answer {n}" in str(memory.messages()) for n in (10, 11, 20, 21))
+
+
+def test_a_save_that_fails_once_frees_the_slot_and_compression_runs_again(pool):
+    """on_apply (a store save) raises once: the error reaches that future only;
+    in_flight is reset, wait() does not raise it again, the next turn compresses."""
+    saved, failures = [], [RuntimeError("disk full")]
+
+    def save(state):
+        if failures:
+            raise failures.pop()
+        saved.append(state)
+
+    memory = BackgroundSummaryMemory(GatedLlm(), keep_recent_turns=1, executor=pool)
+    memory.summarizer.llm.release.set()
+    memory.on_apply = save
+    add_turns(memory, [1, 2])
+    with pytest.raises(RuntimeError, match="disk full"):
+        memory.in_flight.result(TIMEOUT)
+    assert memory.in_flight is None
+    memory.wait()  # the old error is not raised again
+    add_turns(memory, [3])
+    memory.wait()
+    assert [state.version for state in saved] == [2]
+
+
+SLOW_EXIT = """
+import sys, time
+from tinyagent.llm import ChatResponse
+from tinyagent.messages import ChatMessage
+from tinyagent.production import BackgroundSummaryMemory
+
+class SlowModel:
+    def chat(self, messages, tools=None):
+        time.sleep(60)
+        return ChatResponse("{}")
+
+memory = BackgroundSummaryMemory(SlowModel(), keep_recent_turns=1)
+for n in range(2):
+    memory.add(ChatMessage.user(f"question {n}"))
+    memory.add(ChatMessage.assistant(f"answer {n}"))
+assert memory.in_flight is not None and not memory.in_flight.done()
+"""
+
+
+def test_a_process_exits_promptly_with_a_slow_compression_in_flight():
+    """The model takes 60 s; the process ends its script and exits within seconds,
+    abandoning the result (it is recomputed from the stored turns next time)."""
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", SLOW_EXIT], timeout=30,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert time.monotonic() - start < 20

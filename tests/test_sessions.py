@@ -7,6 +7,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tinyagent import (
     HybridChatMemory,
@@ -24,6 +26,7 @@ from tinyagent.production import (
     IncrementalSummaryMemory,
     SessionManager,
     SqliteStore,
+    SummaryState,
 )
 
 OFFLINE = LlmClient(offline=True)
@@ -243,3 +246,129 @@ def test_a_process_killed_mid_compression_loses_nothing(kind, tmp_path):
     session.add(ChatMessage.assistant("Which order?"))
     assert session.memory.state.covered_up_to == 4
     assert "88231" in session.summary and "SF1234567890" in session.summary
+
+
+def incremental_manager(store, llm=OFFLINE, memory_class=IncrementalSummaryMemory,
+                        **sizes):
+    return SessionManager(store, lambda: memory_class(
+        llm, keep_recent_turns=sizes.get("keep", 1), **sizes.get("extra", {})))
+
+
+def recalled(manager, name, numbers):
+    """The order numbers the reloaded memory (summary + verbatim) does not hold."""
+    memory = " ".join(m.content for m in manager.load(name).messages())
+    return [n for n in numbers if str(n) not in memory]
+
+
+def test_a_summary_built_on_an_old_version_is_refused_and_the_handle_reloads():
+    """Another writer saves version 1 while this handle is summarizing: this
+    handle's own version 1 is not saved; it counts a conflict and continues from
+    the other writer's summary."""
+    store = SqliteStore()
+
+    class RacedModel:
+        def chat(self, messages, tools=None):  # the other writer wins the race
+            store.save_summary("alice", SummaryState("- order 57101 (another "
+                                                     "writer)", 2, 1, 1))
+            return OFFLINE.chat(messages, tools)
+
+    session = incremental_manager(store, RacedModel()).create("alice")
+    for message in turns(2):  # the first turn is due: compressed, then refused
+        session.add(message)
+    assert session.conflicts == 1
+    assert [s.text for s in store.summaries("alice")] == [
+        "- order 57101 (another writer)"]
+    assert "57101" in session.summary and session.memory.state.version == 1
+    assert session.messages()[1:] == turns(2)[2:]
+
+
+def test_a_newer_summary_in_the_store_is_loaded_before_compressing():
+    """Another writer saved a summary since this handle's last message: the next
+    add() reloads it first, so no model call is spent on a refused summary."""
+    store, model = SqliteStore(), CountingLlm()
+    session = incremental_manager(store, model).create("alice")
+    for message in turns(1):
+        session.add(message)
+    store.save_summary("alice", SummaryState("- order 57101 (another writer)", 2, 1, 1))
+    for message in turns(2)[2:]:
+        session.add(message)
+    assert session.conflicts == 0 and model.calls == 0
+    assert "57101" in session.summary
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=10))
+def test_any_interleaving_of_two_handles_keeps_every_message(writers):
+    """Two handles add turns in any order: the transcript holds every message, the
+    newest summary plus the verbatim tail cover it, versions are unique, and every
+    order number is in the reloaded memory."""
+    store = SqliteStore()
+    manager = incremental_manager(store)
+    handles = [manager.create("alice"), manager.load("alice")]
+    numbers = []
+    for n, writer in enumerate(writers):
+        numbers.append(57100 + n)
+        handles[writer].add(ChatMessage.user(f"Where is order {numbers[-1]}?"))
+        handles[writer].add(ChatMessage.assistant(f"{numbers[-1]} ships today."))
+    versions = [s.version for s in store.summaries("alice")]
+    newest = store.summary("alice")
+    covered = newest.covered_up_to if newest else 0
+    assert store.count("alice") == 2 * len(writers)
+    assert len(manager.load("alice").messages()) - (newest is not None) == (
+        2 * len(writers) - covered)
+    assert versions == sorted(set(versions))
+    assert recalled(manager, "alice", numbers) == []
+
+
+def test_threads_with_their_own_connections_on_one_file_lose_nothing(tmp_path):
+    """Four threads, each with its own store object on one file, add 8 turns each
+    to one session: all 64 messages are stored and every number recalled."""
+    path = tmp_path / "chats.db"
+    incremental_manager(SqliteStore(path)).create("alice")
+
+    def write(worker):
+        session = incremental_manager(SqliteStore(path)).load("alice")
+        for turn in range(8):
+            number = 50000 + 100 * worker + turn
+            session.add(ChatMessage.user(f"Where is order {number}?"))
+            session.add(ChatMessage.assistant(f"{number} ships today."))
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(write, range(4)))
+    store = SqliteStore(path)
+    versions = [s.version for s in store.summaries("alice")]
+    assert store.count("alice") == 64 and versions == sorted(set(versions))
+    numbers = [50000 + 100 * w + t for w in range(4) for t in range(8)]
+    assert recalled(incremental_manager(store), "alice", numbers) == []
+
+
+class GatedModel:
+    """The offline model, held at each call until the test releases it."""
+
+    def __init__(self):
+        self.release, self.calls = threading.Event(), 0
+
+    def chat(self, messages, tools=None):
+        self.calls += 1
+        assert self.release.wait(5), "the test never released the model"
+        return OFFLINE.chat(messages, tools)
+
+
+def test_a_second_handle_does_not_compress_a_session_already_in_flight():
+    """Handle a compresses in the background; handle b, same session and process,
+    has a batch due too but starts nothing; once a's result is saved, b's next
+    turn picks it up. One model call at a time for the session."""
+    model, pool = GatedModel(), ThreadPoolExecutor(2)
+    manager = incremental_manager(SqliteStore(), model, BackgroundSummaryMemory,
+                                  extra={"executor": pool})
+    a, b = manager.create("alice"), manager.load("alice")
+    for message in turns(2):
+        a.add(message)
+    assert a.memory.in_flight is not None
+    for message in turns(4)[4:]:
+        b.add(message)  # b reloads (a wrote first): the backlog is due, a holds it
+    assert b.memory.in_flight is None and model.calls == 1
+    model.release.set()
+    a.memory.wait()
+    assert a.store.summary("alice").version == 1
+    pool.shutdown(wait=True)

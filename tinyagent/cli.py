@@ -17,13 +17,13 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import cast
 
 from .agent import ReActAgent, TurnNotSavedError
 from .llm import LlmClient, LlmError
 from .memory.base import ChatMemory
 from .messages import clip
 from .settings import timeout_argument
+from .storage import StoreError
 from .terminal import is_text, run_guarded, say_error, say_waiting
 from .tools import bitmall_tools
 
@@ -46,6 +46,7 @@ SIX_TURNS = {
 def memory_factories(llm: LlmClient) -> dict[str, Callable[[], ChatMemory | None]]:
     """Each strategy by its command-line name, with the sizes BitMall uses (SPEC §7)."""
     from . import memory as m
+    from .production import IncrementalSummaryMemory
 
     return {
         "none": lambda: None,
@@ -54,6 +55,7 @@ def memory_factories(llm: LlmClient) -> dict[str, Callable[[], ChatMemory | None
         "tokens": lambda: m.TokenWindowChatMemory(max_tokens=1000),
         "summary": lambda: m.SummaryChatMemory(llm, threshold=10, keep_recent=4),
         "hybrid": lambda: m.HybridChatMemory(llm, recent_size=6, summary_threshold=10),
+        "structured": lambda: IncrementalSummaryMemory(llm),  # notebook 07
     }
 
 
@@ -128,10 +130,14 @@ def chat(memory_name: str, session: str | None = None,
         print(llm.describe())
         print(f"Memory: {memory_name}. Type /memory to see it, /quit to leave.")
     if session is not None:  # notebook 07: each message is saved as it arrives
-        from .production import SessionManager, SqliteStore
+        from .sessions_cli import open_session
+        from .storage import open_store
 
-        make = cast(Callable[[], ChatMemory], factory)  # main() refuses "none"
-        stored = SessionManager(SqliteStore(db), make, memory_name).open(session)
+        def note(text: str) -> None:
+            print(text, file=sys.stderr)
+
+        stored = open_session(open_store(db), session, memory_name,
+                              memory_factories(llm), note)
         memory = stored  # resumed from the file when the session exists
         if interactive:
             print(f"Session {session!r}: {len(stored.transcript())} messages so far.")
@@ -191,27 +197,40 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("chat", parents=[model], help="talk to the BitMall agent")
     p.add_argument("--memory", default="inmemory",
                    choices=["none", "inmemory", "window", "tokens", "summary",
-                            "hybrid"])
+                            "hybrid", "structured"])
     p.add_argument("--session", metavar="NAME",
                    help="save the conversation under NAME and resume it next time")
-    p.add_argument("--db", metavar="FILE", default="tinyagent.db",
-                   help="the SQLite file that holds the sessions (with --session)")
+    p.add_argument("--db", metavar="URL", default="tinyagent.db",
+                   help="the SQLite file or postgresql:// URL that holds the "
+                   "sessions (with --session)")
     sub.add_parser("bench",
                    help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
     from . import compare  # owns its options: --script, --strategies, --lang, ...
 
     compare.add_arguments(sub.add_parser("compare", parents=[model],
                                          help="every strategy on one script"))
+    from . import sessions_cli
+
+    sessions_cli.add_arguments(sub.add_parser("sessions", help="list, show, rebuild "
+                                              "or delete stored sessions"))
     return parser
 
 
 def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.command == "sessions":
+        from . import sessions_cli
+
+        return sessions_cli.run(args)
     if args.command == "demo":
         return demo(args.lang)
     if args.command == "chat":
         if args.session is not None and args.memory == "none":
             parser.error("--session needs a memory: choose --memory other than none")
-        return chat(args.memory, args.session, args.db)
+        try:
+            return chat(args.memory, args.session, args.db)
+        except StoreError as exc:  # a bad --db or session name: one line, no traceback
+            say_error(exc)
+            return 1
     if args.command == "compare":
         from . import compare
 

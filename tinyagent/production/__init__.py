@@ -1,10 +1,10 @@
-"""What production memory adds to the strategies: notebook 07 (Nexus Agent, SPEC §7).
+"""What production memory adds to the strategies: notebook 07 (the Nexus Agent design).
 
 One idea a module: structured (a summary with seven capped sections), incremental
 (batches of whole turns and a record of what the summary covers), background
-(compression on a thread pool), sqlite_store and sessions (persistence, isolation,
-restarts), playground (an ipywidgets chat with a live memory panel; it imports
-ipywidgets, so it is not imported here).
+(compression on a thread pool), sessions (persistence, isolation, restarts, many
+writers; the stores themselves live in tinyagent.storage), playground (an ipywidgets
+chat with a live memory panel; it imports ipywidgets, so it is not imported here).
 """
 
 from .background import BackgroundSummaryMemory, shared_executor

@@ -1,39 +1,75 @@
 """Compression in the background: the turn ends now, the summary is ready later.
 
 Introduced in notebook 07 (Nexus Agent refreshes its summary after each turn on a
-small pool, one refresh in flight per conversation, SPEC §7). With a real model a
-summary takes seconds, and the customer should not wait for it. This memory is the
-incremental one with one method overridden: `_trim` hands the slow step to a
-ThreadPoolExecutor instead of running it. Until the result is applied, the next
-turn uses whatever is ready: the old summary and the turns still held verbatim.
-The result is applied atomically under the memory's lock (incremental.py), and
-dropped if the memory was cleared or restored meanwhile.
+small pool, one refresh in flight per conversation). With a real model a summary
+takes seconds, and the customer should not wait for it. This memory is the
+incremental one with one method overridden: `_trim` hands the slow step to a pool
+instead of running it. Until the result is applied, the next turn uses whatever is
+ready: the old summary and the turns still held verbatim. The result is applied
+atomically under the memory's lock (incremental.py), and dropped if the memory was
+cleared or restored meanwhile.
 
-At most one compression is in flight per memory, so per session: a turn that ends
-while one runs starts nothing; when the running one finishes it plans again and
-picks up what accumulated (up to `batch_turns`). Left out: cancelling, retrying
-with backoff, and process pools.
+At most one compression is in flight per memory, and per session in a process
+(incremental.InFlight): a turn that ends while one runs starts nothing; when the
+running one finishes it plans again and picks up what accumulated (up to
+`batch_turns`). If it fails, the slot is freed all the same and the next turn tries
+again. The shared pool runs each job on a daemon thread: a process that exits while
+a slow model call is in flight does not wait for it; the result is abandoned and
+recomputed from the stored turns next time. Left out: cancelling, retrying with
+backoff, and process pools.
 """
 
 from __future__ import annotations
 
 import threading
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from typing import Any, TypeVar
 
 from ..llm import SupportsChat
-from .incremental import Batch, IncrementalSummaryMemory, SummaryState
+from .incremental import IN_FLIGHT, Batch, IncrementalSummaryMemory, SummaryState
 from .structured import MAX_RENDER_CHARS
 
-_shared: ThreadPoolExecutor | None = None
+T = TypeVar("T")
+
+
+class DaemonPool(Executor):
+    """At most `workers` jobs at once, each on a daemon thread.
+
+    A ThreadPoolExecutor joins its threads when the interpreter exits, so a process
+    with a slow summary in flight would wait for the model before exiting.
+    """
+
+    def __init__(self, workers: int = 2) -> None:
+        self._slots = threading.BoundedSemaphore(workers)
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any
+               ) -> Future[T]:
+        future: Future[T] = Future()
+
+        def run() -> None:
+            with self._slots:
+                if not future.set_running_or_notify_cancel():
+                    return
+                try:
+                    future.set_result(fn(*args, **kwargs))
+                except BaseException as error:  # the waiter gets it from the future
+                    future.set_exception(error)
+
+        threading.Thread(target=run, name="tinyagent-summary", daemon=True).start()
+        return future
+
+
+_shared: DaemonPool | None = None
 _shared_lock = threading.Lock()
 
 
-def shared_executor() -> ThreadPoolExecutor:
+def shared_executor() -> DaemonPool:
     """The small pool every background memory uses unless given its own."""
     global _shared
     with _shared_lock:
         if _shared is None:
-            _shared = ThreadPoolExecutor(2, thread_name_prefix="tinyagent-summary")
+            _shared = DaemonPool(2)
         return _shared
 
 
@@ -49,23 +85,33 @@ class BackgroundSummaryMemory(IncrementalSummaryMemory):
         self.in_flight: Future[bool] | None = None  # the one running compression
 
     def _trim(self) -> None:  # runs under the lock, at the end of add()
-        if self.in_flight is not None:
-            return  # one at a time: it plans again when it finishes
+        if self.in_flight is not None or not IN_FLIGHT.claim(self.flight_key):
+            return  # one at a time: the running one plans again when it finishes
         batch = self.plan()
-        if batch is not None:
-            self.in_flight = self.executor.submit(self._run, batch)
+        try:
+            if batch is not None:
+                self.in_flight = self.executor.submit(self._run, batch)
+                return
+        except RuntimeError:  # the pool was shut down (the process is exiting)
+            pass
+        IN_FLIGHT.release(self.flight_key)
+
+    def _free(self) -> None:
+        with self._lock:
+            self.in_flight = None
+            IN_FLIGHT.release(self.flight_key)
 
     def _run(self, batch: Batch) -> bool:
         """On a pool thread: summarize outside the lock, apply inside it."""
         try:
             text = self.summarize(batch)  # falls back on model errors; may still raise
+            with self._lock:
+                applied = self.apply(batch, text)  # saving it may raise too
         except BaseException:
-            with self._lock:  # free the slot but plan nothing: replanning the same
-                self.in_flight = None  # batch now would fail the same way, forever.
-            raise  # the next turn's add() tries again; wait() re-raises this
+            self._free()  # free the slot but plan nothing: replanning the same batch
+            raise  # now would fail the same way. The next add() tries again.
         with self._lock:
-            applied = self.apply(batch, text)
-            self.in_flight = None
+            self._free()
             self._trim()  # pick up the turns that ended meanwhile
         return applied
 

@@ -1,12 +1,13 @@
 """Incremental compression with bookkeeping: batches of whole turns, and a record.
 
-Introduced in notebook 07 (the Nexus Agent design, SPEC §7). The newest
+Introduced in notebook 07 (the Nexus Agent design). The newest
 `keep_recent_turns` turns stay verbatim; older turns are compressed oldest first, at
 most `batch_turns` of them per model call, and only complete ones (a turn waiting
 for its answer stays), into the structured summary of structured.py. The summary
 keeps a record of itself, `SummaryState`: how far it covers (`covered_up_to`: it
 includes messages 1..n of the conversation), how many compressions ran, and a
-version. That record is what the SQLite store saves and a restart reloads.
+version. That record is what a store saves and a restart reloads; the store keeps a
+snapshot only if the version it was built on is still the newest (storage/base.py).
 
 A compression is three steps: `plan` takes a batch, `summarize` makes the slow model
 call and touches no state, `apply` swaps the batch for the new summary atomically,
@@ -18,7 +19,7 @@ rather than turns, and summarizing tool calls differently from answers.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
@@ -27,18 +28,40 @@ from ..memory.base import BaseChatMemory, check_size, split_turns
 from ..memory.summarizer import summary_message
 from ..memory.summary import SummaryChatMemory
 from ..messages import ChatMessage, Role
+from ..storage.base import SummaryState
 from ..tokens import count_message_tokens
 from .structured import MAX_RENDER_CHARS, StructuredSummarizer
 
 
-@dataclass(frozen=True)
-class SummaryState:
-    """A summary and its record: what a snapshot in the store holds."""
+class InFlight:
+    """The sessions being compressed in this process: one compressor each.
 
-    text: str | None = None
-    covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
-    compression_count: int = 0
-    version: int = 0  # +1 each time the summary changes
+    Two handles on one session (two requests, say) would otherwise both summarize
+    the same turns; the second one skips, and its turns stay verbatim until a
+    later turn finds the slot free. Across processes the store's version check
+    does the same job.
+    """
+
+    def __init__(self) -> None:
+        self._keys: set[Hashable] = set()
+        self._lock = threading.Lock()
+
+    def claim(self, key: Hashable | None) -> bool:
+        """True if nobody compresses `key` now (it is then ours); None: always."""
+        if key is None:
+            return True
+        with self._lock:
+            if key in self._keys:
+                return False
+            self._keys.add(key)
+            return True
+
+    def release(self, key: Hashable | None) -> None:
+        with self._lock:
+            self._keys.discard(key)
+
+
+IN_FLIGHT = InFlight()
 
 
 @dataclass(frozen=True)
@@ -100,6 +123,7 @@ class IncrementalSummaryMemory(SummaryChatMemory):
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
         self.summarizer = StructuredSummarizer(llm, max_summary_chars)
         self.on_apply: Callable[[SummaryState], None] | None = None  # e.g. save it
+        self.flight_key: Hashable | None = None  # a session: see InFlight
         self._lock = threading.RLock()  # add, messages, apply: one at a time
         self._generation = 0  # +1 on every change of the summary or a clear
         self._start_over()
@@ -133,9 +157,19 @@ class IncrementalSummaryMemory(SummaryChatMemory):
         self._compress()
 
     def _compress(self) -> None:
-        batch = self.plan()
-        if batch is not None:
-            self.apply(batch, self.summarize(batch))
+        if not IN_FLIGHT.claim(self.flight_key):
+            return  # another handle compresses this session: keep the turns for now
+        try:
+            batch = self.plan()
+            if batch is not None:
+                self.apply(batch, self.summarize(batch))
+        finally:
+            IN_FLIGHT.release(self.flight_key)
+
+    def compress_if_due(self) -> None:
+        """Plan again now (after a reload, say), as the end of add() does."""
+        with self._lock:
+            self._trim()
 
     def plan(self) -> Batch | None:
         """The oldest due turns and the summary they will be merged into."""

@@ -1,22 +1,33 @@
 """Sessions: one conversation per name, kept apart, saved, and resumed after a restart.
 
 Introduced in notebook 07. A `Session` is a ChatMemory in front of a strategy (any
-of them) and a SqliteStore. Each message goes to the store first, in a transaction
-of its own, and only then to the strategy: whatever happens inside the strategy (a
-summarizer that fails, a process killed mid-compression), the message is already
-safe. When the summary changes, a snapshot of it is saved as well.
+of them) and a store (tinyagent.storage: SQLite or PostgreSQL). Each message goes to
+the store first, in a transaction of its own, and only then to the strategy:
+whatever happens inside the strategy (a summarizer that fails, a process killed
+mid-compression), the message is already safe. When the summary changes, a
+snapshot of it is saved as well.
 
-`SessionManager` creates, lists, loads, deletes and expires sessions. Each session
-gets its own memory object and its own rows, so nothing one customer says reaches
-another. Loading makes no model call: a summary strategy gets the newest snapshot
-and the messages after it; any other strategy replays the whole log (a window trims
-itself). `rebuild_summary` compresses a session again from its full log. Left out:
-users and authentication, and two processes writing to one session at once.
+Many handles may write to one session: two requests in one process, several
+processes, several servers. Appends never conflict. A handle that finds messages
+from another writer before its own, or a newer summary than its own, reloads its
+memory from the store (the newest snapshot and the messages after it) instead of
+adding blindly. A summary is saved
+only if the snapshot it was built on is still the newest; if another writer saved
+first, the handle drops its summary, reloads, and plans again. So every message is
+in the transcript and, after any interleaving, either in the newest summary or
+still verbatim, and no version is saved twice.
+
+`SessionManager` creates, lists, loads, deletes and expires sessions. Loading makes
+no model call: a summary strategy gets the newest snapshot and the messages after
+it; any other strategy replays the whole log (a window trims itself).
+`rebuild_summary` compresses a session again from its full log. Left out: users
+and authentication.
 """
 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -24,8 +35,8 @@ from typing import Any
 from ..memory.base import ChatMemory
 from ..memory.summary import SummaryChatMemory
 from ..messages import ChatMessage
-from .incremental import IncrementalSummaryMemory, SummaryState, restore_summary
-from .sqlite_store import SessionInfo, SqliteStore
+from ..storage import SessionInfo, Store, SummaryState, check_name
+from .incremental import IncrementalSummaryMemory, restore_summary
 
 
 def snapshot(memory: ChatMemory, total: int) -> SummaryState | None:
@@ -43,24 +54,58 @@ def snapshot(memory: ChatMemory, total: int) -> SummaryState | None:
     return None
 
 
+def restore(memory: ChatMemory, store: Store, name: str) -> int:
+    """Fill `memory` from the store, without a model call; the messages it reflects."""
+    if isinstance(memory, SummaryChatMemory):
+        state = store.summary(name) or SummaryState()
+        after = store.messages(name, after=state.covered_up_to)
+        if isinstance(memory, IncrementalSummaryMemory):
+            memory.restore(state, after)
+        else:
+            restore_summary(memory, state, after)
+        return state.covered_up_to + len(after)
+    memory.clear()  # a window or a plain list: replay the log, it trims itself
+    log = store.messages(name)
+    for message in log:
+        memory.add(message)
+    return len(log)
+
+
 class Session:
     """A stored conversation: use it as the agent's memory."""
 
-    def __init__(self, name: str, memory: ChatMemory, store: SqliteStore) -> None:
+    def __init__(self, name: str, memory: ChatMemory, store: Store,
+                 seen: int | None = None) -> None:
         self.name, self.memory, self.store = name, memory, store
-        self._lock = threading.Lock()  # summary saves come from pool threads too
-        self._total = store.count(name)  # messages this session holds in the store
-        state = snapshot(memory, self._total)
+        self._lock = threading.RLock()  # summary saves come from pool threads too
+        self._seen = store.count(name) if seen is None else seen  # in the memory
+        state = snapshot(memory, self._seen)
         self._saved_version = state.version if state else 0
+        self.conflicts = 0  # summaries dropped because another writer saved first
         if isinstance(memory, IncrementalSummaryMemory):
             memory.on_apply = self._save_summary  # background results are saved too
+            memory.flight_key = (store.key, name)  # one compressor a session
 
     # -- the ChatMemory contract
     def add(self, message: ChatMessage) -> None:
-        self._total = self.store.append(self.name, [message])  # write-ahead
-        self.memory.add(message)  # may compress: the message is safe already
+        number = self.store.append(self.name, [message])  # write-ahead
+        # Someone else's summary is newer than ours: reload now rather than waste a
+        # model call on a summary the store would refuse.
+        newer = isinstance(self.memory, SummaryChatMemory) and (
+            self.store.summary(self.name) or SummaryState()
+        ).version != self._saved_version
+        with self._lock:
+            behind, self._seen = newer or number != self._seen + 1, number
+        conflicts = self.conflicts
+        if behind:  # another writer wrote first: take it all, our message too
+            self._reload()
+        else:
+            self.memory.add(message)  # may compress: the message is safe already
+        if self.conflicts != conflicts and isinstance(self.memory,
+                                                      IncrementalSummaryMemory):
+            self.memory.compress_if_due()  # our summary lost: plan again from theirs
         if not isinstance(self.memory, IncrementalSummaryMemory):
-            state = snapshot(self.memory, self._total)
+            state = snapshot(self.memory, self._seen)
             if state is not None:
                 self._save_summary(state)
 
@@ -74,13 +119,27 @@ class Session:
         self.memory.clear()
         with self._lock:
             self.store.clear_session(self.name)
-            self._total = self._saved_version = 0
+            self._seen = self._saved_version = 0
+
+    def _reload(self) -> None:
+        """Make the memory what the store holds now; then compress if due."""
+        # The memory's lock before ours, in the order a background apply takes them.
+        with getattr(self.memory, "_lock", contextlib.nullcontext()), self._lock:
+            self._seen = restore(self.memory, self.store, self.name)
+            state = snapshot(self.memory, self._seen)
+            self._saved_version = state.version if state else 0
+        if isinstance(self.memory, IncrementalSummaryMemory):
+            self.memory.compress_if_due()
 
     def _save_summary(self, state: SummaryState) -> None:
         with self._lock:
-            if state.version != self._saved_version:
-                self.store.save_summary(self.name, state)
+            if state.version == self._saved_version:
+                return
+            if self.store.save_summary(self.name, state, self._saved_version):
                 self._saved_version = state.version
+                return
+            self.conflicts += 1  # someone saved a summary first: ours is stale
+        self._reload()  # theirs, the messages after it, and plan again
 
     # -- looking inside
     @property
@@ -104,33 +163,26 @@ class Session:
 class SessionManager:
     """Sessions of one strategy in one store: `manager.open("alice")`."""
 
-    def __init__(self, store: SqliteStore, memory_factory: Callable[[], ChatMemory],
+    def __init__(self, store: Store, memory_factory: Callable[[], ChatMemory],
                  strategy: str = "custom") -> None:
         self.store, self.memory_factory, self.strategy = store, memory_factory, strategy
 
     def create(self, name: str) -> Session:
         """A new, empty session; ValueError if the name is taken."""
-        self.store.create_session(name, self.strategy)
-        return Session(name, self.memory_factory(), self.store)
+        self.store.create_session(check_name(name), self.strategy)
+        return Session(name, self.memory_factory(), self.store, seen=0)
 
     def load(self, name: str) -> Session:
         """The stored session with its memory rebuilt, without a model call."""
-        memory, state = self.memory_factory(), self.store.summary(name)
-        if isinstance(memory, SummaryChatMemory):
-            state = state or SummaryState()
-            after = self.store.messages(name, after=state.covered_up_to)
-            if isinstance(memory, IncrementalSummaryMemory):
-                memory.restore(state, after)
-            else:
-                restore_summary(memory, state, after)
-        else:  # a window or a plain list: replay the log, it trims itself
-            for message in self.store.messages(name):
-                memory.add(message)
-        return Session(name, memory, self.store)
+        memory = self.memory_factory()
+        seen = restore(memory, self.store, check_name(name))
+        return Session(name, memory, self.store, seen)
 
     def open(self, name: str) -> Session:
         """Load the session if it exists, else create it."""
-        return self.load(name) if self.store.has_session(name) else self.create(name)
+        if self.store.has_session(check_name(name)):
+            return self.load(name)
+        return self.create(name)
 
     def list(self) -> list[SessionInfo]:
         return self.store.sessions()
@@ -152,17 +204,23 @@ class SessionManager:
         """Compress the session again from its full log; the session, rebuilt.
 
         For a summary that went wrong, or after changing the summarizer. The log is
-        not touched; the new summary is saved as the newest snapshot.
+        not touched; the new summary is saved as the newest snapshot (if another
+        writer saved one meanwhile, the rebuild starts over from the log).
         """
-        memory, log = self.memory_factory(), self.store.messages(name)
-        old = self.store.summary(name) or SummaryState()
-        if isinstance(memory, IncrementalSummaryMemory):
-            memory.restore(SummaryState(version=old.version), log)
-            memory.compress_all()  # batches of whole turns, oldest first
-        else:
-            for message in log:
-                memory.add(message)
-        state = snapshot(memory, len(log))
-        if state is not None:
-            self.store.save_summary(name, state)
-        return Session(name, memory, self.store)
+        while True:
+            memory, log = self.memory_factory(), self.store.messages(name)
+            old = self.store.summary(name) or SummaryState()
+            if isinstance(memory, IncrementalSummaryMemory):
+                memory.restore(SummaryState(version=old.version), log)
+                memory.compress_all()  # batches of whole turns, oldest first
+            else:
+                for message in log:
+                    memory.add(message)
+                if isinstance(memory, SummaryChatMemory):  # its count is its version
+                    memory.compression_count += old.compression_count
+            state = snapshot(memory, len(log))
+            if state is None or state.version == old.version:
+                break  # nothing to compress, or a plain list: nothing to save
+            if self.store.save_summary(name, state, old.version):
+                break
+        return Session(name, memory, self.store, seen=len(log))

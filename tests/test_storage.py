@@ -1,0 +1,177 @@
+"""The store contract, on every store: SQLite always, PostgreSQL when a server is
+given (see tests/_stores.py for how). Plus choosing a store from a URL."""
+
+import threading
+
+import pytest
+from _stores import STORES, open_test_store, store_url
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tinyagent import LlmClient
+from tinyagent.messages import ChatMessage, ToolCall
+from tinyagent.production import IncrementalSummaryMemory, SessionManager
+from tinyagent.storage import (
+    PostgresStore,
+    SqliteStore,
+    Store,
+    StoreError,
+    SummaryState,
+    open_store,
+    safe_url,
+    store_class,
+)
+
+OFFLINE = LlmClient(offline=True)
+CALL = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
+MESSAGES = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
+            ChatMessage.assistant("", [CALL]),
+            ChatMessage.tool("call_1", '{"order_id": "88231", "status": "delivered"}'),
+            ChatMessage.assistant("您的订单 88231 已签收。")]
+
+
+@pytest.fixture(params=STORES)
+def store(request, tmp_path):
+    with open_test_store(request.param, tmp_path) as store:
+        store.create_session("alice", "incremental")
+        yield store
+
+
+def test_every_store_follows_the_protocol(store):
+    """Both stores are `Store`s, with a key that says which database they use."""
+    assert isinstance(store, Store) and store.key
+
+
+def test_a_password_in_the_url_is_masked():
+    """The key and the messages show the URL with its password replaced."""
+    assert safe_url("postgresql://u:hunter2@h/db") == "postgresql://u:***@h/db"
+    assert safe_url("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+def test_messages_come_back_as_they_went_in(store):
+    """Roles, tool calls, tool ids and Chinese text survive, in order, numbered."""
+    assert store.append("alice", MESSAGES[:1]) == 1
+    assert store.append("alice", MESSAGES[1:]) == 4
+    assert store.messages("alice") == MESSAGES
+    assert store.messages("alice", after=2) == MESSAGES[2:]
+    assert store.count("alice") == 4
+    assert store.session("alice").messages == 4
+    assert store.session("alice").strategy == "incremental"
+
+
+def test_a_snapshot_is_saved_only_on_the_newest_version(store):
+    """save_summary is a compare-and-swap: built on version 1 while 1 is newest, it
+    is saved; a second writer also built on version 1 is refused, nothing written."""
+    assert store.save_summary("alice", SummaryState("- a", 2, 1, 1))
+    assert store.save_summary("alice", SummaryState("- b", 4, 2, 2))
+    assert not store.save_summary("alice", SummaryState("- c", 4, 2, 2))
+    assert not store.save_summary("alice", SummaryState("- d", 6, 3, 3), 1)
+    assert [s.text for s in store.summaries("alice")] == ["- a", "- b"]
+    assert store.summary("alice") == SummaryState("- b", 4, 2, 2)
+
+
+def test_names_deletion_and_clearing(store):
+    """A taken or blank name is refused; deleting and clearing touch one session."""
+    with pytest.raises(ValueError, match="'alice' already exists"):
+        store.create_session("alice", "window")
+    with pytest.raises(ValueError, match="non-empty"):
+        store.create_session(" ", "window")
+    with pytest.raises(KeyError, match="no session named 'bob'"):
+        store.append("bob", MESSAGES)
+    store.create_session("bob", "window")
+    for name in ("alice", "bob"):
+        store.append(name, MESSAGES)
+        store.save_summary(name, SummaryState("- x", 2, 1, 1))
+    store.clear_session("bob")
+    assert store.has_session("bob") and store.messages("bob") == []
+    assert store.summary("bob") is None
+    store.delete_session("alice")
+    assert [s.name for s in store.sessions()] == ["bob"]
+
+
+def test_concurrent_appends_never_collide(store):
+    """Four threads append 10 messages each: 40 numbers, none twice, none lost."""
+    def write(n):
+        for i in range(10):
+            store.append("alice", [ChatMessage.user(f"{n}-{i}")])
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    texts = [m.content for m in store.messages("alice")]
+    assert sorted(texts) == sorted(f"{n}-{i}" for n in range(4) for i in range(10))
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_two_handles_on_one_session_lose_nothing(kind, tmp_path):
+    """Two handles each add three turns with their own order numbers: after a
+    reload every number is in memory, and no version was saved twice."""
+    with store_url(kind, tmp_path) as url, open_store(url) as store:
+        manager = SessionManager(store, lambda: IncrementalSummaryMemory(
+            OFFLINE, keep_recent_turns=1))
+        a = manager.create("alice")
+        b = manager.load("alice")
+        ids = {a: [57101, 57102, 57103], b: [68201, 68202, 68203]}
+        for i in range(3):
+            for handle in (a, b):
+                handle.add(ChatMessage.user(f"Where is my order {ids[handle][i]}?"))
+                handle.add(ChatMessage.assistant(f"{ids[handle][i]} ships today."))
+        memory = "\n".join(m.content for m in manager.load("alice").messages())
+        versions = [s.version for s in store.summaries("alice")]
+        assert [n for n in ids[a] + ids[b] if str(n) not in memory] == []
+        assert len(versions) == len(set(versions)) and versions == sorted(versions)
+        assert store.count("alice") == 12
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("sessions.db", SqliteStore), ("sqlite:///sessions.db", SqliteStore),
+    (":memory:", SqliteStore), ("postgresql://u@db.example:5432/chats", PostgresStore),
+    ("postgres://u:pw@db.example/chats", PostgresStore)])
+def test_the_url_chooses_the_store(url, expected):
+    """A file name is SQLite; postgresql:// and postgres:// are PostgreSQL."""
+    assert store_class(url) is expected
+
+
+def test_an_unknown_scheme_or_an_empty_url_is_a_clear_error():
+    """mysql://... and "" name the problem and the accepted forms; no password."""
+    with pytest.raises(StoreError, match="'mysql'.*postgresql://") as error:
+        open_store("mysql://root:hunter2@db/chats")
+    assert "hunter2" not in str(error.value)
+    with pytest.raises(StoreError, match="empty"):
+        open_store("  ")
+
+
+def test_an_unreachable_server_is_one_line_without_the_password():
+    """Nothing listens on port 9 of 127.0.0.1: a StoreError, the password masked."""
+    pytest.importorskip("psycopg")
+    with pytest.raises(StoreError, match="cannot connect") as error:
+        PostgresStore("postgresql://u:hunter2@127.0.0.1:9/db", connect_timeout=2)
+    assert "hunter2" not in str(error.value) and "\n" not in str(error.value)
+
+
+def test_sqlite_url_opens_the_file(tmp_path):
+    """open_store("sqlite:///path") and open_store("path") open the same file."""
+    path = tmp_path / "chats.db"
+    with open_store(f"sqlite:///{path}") as store:
+        store.create_session("alice", "window")
+    with open_store(str(path)) as again:
+        assert again.has_session("alice")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(1, 8)), max_size=12))
+def test_saved_versions_only_ever_grow_from_the_newest(attempts):
+    """Any sequence of saves with any base: a save succeeds exactly when its base
+    is the newest saved version and it is higher; the saved versions increase."""
+    with SqliteStore() as store:
+        store.create_session("alice", "structured")
+        newest = 0
+        for base, version in attempts:
+            state = SummaryState("- x", 0, 0, version)
+            saved = store.save_summary("alice", state, base)
+            assert saved == (base == newest and version > base)
+            newest = version if saved else newest
+        versions = [s.version for s in store.summaries("alice")]
+        assert versions == sorted(set(versions)) and (versions or [0])[-1] == newest

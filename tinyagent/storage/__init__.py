@@ -1,0 +1,56 @@
+"""Where sessions live: one small `Store` protocol, an embedded and a server store.
+
+Introduced in notebook 07. `SqliteStore` (standard library, one file) is the
+default; `PostgresStore` (psycopg 3) serves many processes on many machines. Both
+keep the same tables and the same rules (base.py), so `SessionManager` works with
+either, and `open_store(url)` picks one from a URL:
+
+- `sessions.db`, `sqlite:///sessions.db`, `:memory:` -> SqliteStore;
+- `postgresql://user@host:5432/db` (or `postgres://`) -> PostgresStore.
+
+Left out: MySQL, Redis and the other servers the same protocol would fit.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .base import (
+    SessionInfo,
+    Store,
+    StoreError,
+    SummaryState,
+    check_name,
+)
+from .postgres import PostgresStore, safe_url
+from .sqlite import SqliteStore
+
+SERVER_SCHEMES = ("postgresql://", "postgres://")
+
+
+def store_class(url: str | os.PathLike[str]) -> type[SqliteStore] | type[PostgresStore]:
+    """Which store `open_store(url)` would open, without opening anything."""
+    text = os.fspath(url)
+    if text.startswith(SERVER_SCHEMES):
+        return PostgresStore
+    if "://" in text and not text.startswith("sqlite://"):
+        scheme = text.split("://", 1)[0]
+        raise StoreError(f"unknown database URL scheme {scheme!r} in "
+                         f"{safe_url(text)!r}: use a file name such as sessions.db or "
+                         "postgresql://user@host/db")
+    return SqliteStore
+
+
+def open_store(url: str | os.PathLike[str]) -> SqliteStore | PostgresStore:
+    """The store a URL names: a SQLite file by default, PostgreSQL for postgresql://."""
+    text = os.fspath(url)
+    if not text.strip():
+        raise StoreError("the database URL is empty: give a file name such as "
+                         "sessions.db or postgresql://user@host/db")
+    if store_class(text) is PostgresStore:
+        return PostgresStore(text)
+    return SqliteStore(text.removeprefix("sqlite:///").removeprefix("sqlite://"))
+
+
+__all__ = ["PostgresStore", "SessionInfo", "SqliteStore", "Store", "StoreError",
+           "SummaryState", "check_name", "open_store", "safe_url", "store_class"]

@@ -1,0 +1,117 @@
+"""What every session store offers: the `Store` protocol and the records it returns.
+
+Introduced in notebook 07. A store keeps, per session name, an append-only log of
+messages numbered 1, 2, ... and the snapshots of its summary, newest last. Two
+rules make it safe for many writers (threads, processes, servers) on one session:
+
+- appending never conflicts: each message gets the next number, in one transaction;
+- a summary snapshot is saved only if the snapshot it was built on is still the
+  newest (`save_summary(..., base_version=...)` is a compare-and-swap in one
+  transaction). A writer that loses reloads what the store holds and plans again,
+  so no two snapshots of a session share a version and none covers a message it
+  never saw.
+
+`SqliteStore` (sqlite.py) and `PostgresStore` (postgres.py) implement it;
+`open_store(url)` picks one. Left out: migrations, users, retention policies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from ..messages import ChatMessage
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (bad path, corrupted file, lock, server down).
+
+    The message is one line that names the database and what to do about it.
+    """
+
+
+@dataclass(frozen=True)
+class SummaryState:
+    """A summary and its record: what a snapshot in the store holds."""
+
+    text: str | None = None
+    covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
+    compression_count: int = 0
+    version: int = 0  # +1 each time the summary changes
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One row of `Store.sessions()`."""
+
+    name: str
+    strategy: str
+    messages: int
+    updated_at: float  # seconds since the epoch, from the store's clock
+
+
+def check_name(name: object) -> str:
+    """A session name: non-empty text that is not only spaces."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a session name must be non-empty text, got {name!r}: "
+                         "give the session a name such as 'alice'")
+    return name
+
+
+def missing(name: str) -> KeyError:
+    return KeyError(f"no session named {name!r}: create it first "
+                    "(SessionManager.create) or check the name")
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Sessions, their append-only messages and their summary snapshots."""
+
+    clock: Callable[[], float]  # seconds since the epoch: `updated_at`, expiry
+    key: str  # which database, without secrets: handles with one key share sessions
+
+    def create_session(self, name: str, strategy: str) -> None:
+        """A new, empty session; ValueError if the name is blank or taken."""
+
+    def has_session(self, name: str) -> bool:
+        """Whether a session of that name exists."""
+
+    def session(self, name: str) -> SessionInfo:
+        """One session's row; KeyError if there is none."""
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every session, by name."""
+
+    def delete_session(self, name: str) -> None:
+        """The session, its messages and its snapshots, gone."""
+
+    def clear_session(self, name: str) -> None:
+        """Its messages and snapshots gone; the session (and its strategy) kept."""
+
+    def append(self, name: str, messages: Sequence[ChatMessage]) -> int:
+        """Add messages at the end of a session; the number of the last one."""
+
+    def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
+        """The messages numbered above `after`, oldest first."""
+
+    def count(self, name: str) -> int:
+        """How many messages the session holds."""
+
+    def save_summary(self, name: str, state: SummaryState,
+                     base_version: int | None = None) -> bool:
+        """Save `state` if the newest saved version is `base_version` (0: none).
+
+        False, and nothing saved, when another writer saved a snapshot first.
+        `base_version=None` means `state.version - 1`.
+        """
+
+    def summaries(self, name: str, newest_only: bool = False
+                  ) -> list[SummaryState]:
+        """The snapshots, oldest first (or just the newest)."""
+
+    def summary(self, name: str) -> SummaryState | None:
+        """The newest snapshot, or None before the first compression."""
+
+    def close(self) -> None:
+        """Release the file or the connection."""

@@ -1,0 +1,219 @@
+"""PostgresStore: the same sessions, messages and snapshots on a PostgreSQL server.
+
+Introduced in notebook 07, for when one SQLite file stops being enough: several
+machines serve the same customers, or many processes write at once (the peers use
+a server too: Nexus Agent MySQL, LangGraph `PostgresSaver`). The three tables and
+the rules are SqliteStore's (sqlite.py, base.py): an append-only log, one snapshot
+per version, and a summary saved only if the one it was built on is still the
+newest. Here each write locks its session's row (`SELECT ... FOR UPDATE`), so
+writers of one session take turns and writers of different sessions do not wait
+for each other. Needs psycopg 3: `pip install -e ".[postgres]"`.
+
+One connection per store, shared by the threads of a process under a lock.
+Left out: connection pools, schemas other than the default, migrations.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ..messages import ChatMessage
+from .base import SessionInfo, StoreError, SummaryState, check_name, missing
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tinyagent_sessions (
+    id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, strategy TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
+CREATE TABLE IF NOT EXISTS tinyagent_messages (
+    session_id BIGINT NOT NULL REFERENCES tinyagent_sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq));
+CREATE TABLE IF NOT EXISTS tinyagent_summaries (
+    session_id BIGINT NOT NULL REFERENCES tinyagent_sessions(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL, text TEXT, covered_up_to INTEGER NOT NULL,
+    compression_count INTEGER NOT NULL, PRIMARY KEY (session_id, version));
+"""
+
+
+def safe_url(url: str) -> str:
+    """The URL with its password masked, for messages and `key`."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class PostgresStore:
+    """`PostgresStore("postgresql://user@host:5432/db")`."""
+
+    def __init__(self, url: str, *, clock: Callable[[], float] = time.time,
+                 connect_timeout: int = 10) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("the PostgreSQL store needs psycopg 3: "
+                             "pip install -e \".[postgres]\"") from None
+        self._psycopg, self.clock = psycopg, clock
+        self.key = safe_url(url)
+        self._lock = threading.RLock()
+        try:
+            self._conn: Any = psycopg.connect(url, autocommit=True,
+                                              connect_timeout=connect_timeout)
+        except psycopg.Error as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise StoreError(f"cannot connect to {self.key} ({first}): is the server "
+                             "running, and are the URL's user and database right?"
+                             ) from None
+        with self.transaction() as db:
+            db.execute("SELECT pg_advisory_xact_lock(7411)")  # one creator at a time
+            db.execute(SCHEMA)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """All the statements inside commit together, or none does."""
+        with self._lock:
+            try:
+                with self._conn.transaction():
+                    yield self._conn
+            except self._psycopg.OperationalError as error:
+                raise StoreError(f"the PostgreSQL server at {self.key} failed "
+                                 f"({str(error).strip()}): try again") from None
+
+    def _id(self, db: Any, name: str, lock: bool = False, touch: bool = False) -> int:
+        """The session's id; `lock` makes its writers wait until we commit."""
+        row = db.execute("SELECT id FROM tinyagent_sessions WHERE name = %s"
+                         + " FOR UPDATE" * lock, (name,)).fetchone()
+        if row is None:
+            raise missing(name)
+        if touch:
+            db.execute("UPDATE tinyagent_sessions SET updated_at = %s WHERE id = %s",
+                       (self.clock(), row[0]))
+        return int(row[0])
+
+    # -- sessions
+    def create_session(self, name: str, strategy: str) -> None:
+        check_name(name)
+        now = self.clock()
+        with self.transaction() as db:
+            row = db.execute(
+                "INSERT INTO tinyagent_sessions (name, strategy, created_at, "
+                "updated_at) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (name) DO NOTHING RETURNING id",
+                (name, strategy, now, now)).fetchone()
+        if row is None:
+            raise ValueError(f"session {name!r} already exists: load it instead")
+
+    def has_session(self, name: str) -> bool:
+        with self.transaction() as db:
+            return db.execute("SELECT 1 FROM tinyagent_sessions WHERE name = %s",
+                              (name,)).fetchone() is not None
+
+    def sessions(self, name: str | None = None) -> list[SessionInfo]:
+        """Every session, by name (or just the one called `name`)."""
+        where = "" if name is None else "WHERE name = %s "
+        with self.transaction() as db:
+            rows = db.execute(
+                "SELECT name, strategy, (SELECT COUNT(*) FROM tinyagent_messages m "
+                "WHERE m.session_id = s.id), updated_at FROM tinyagent_sessions s "
+                f"{where}ORDER BY name", () if name is None else (name,)).fetchall()
+        return [SessionInfo(n, s, int(c), float(u)) for n, s, c, u in rows]
+
+    def session(self, name: str) -> SessionInfo:
+        """One session's row; KeyError if there is none."""
+        found = self.sessions(name)
+        if not found:
+            raise missing(name)
+        return found[0]
+
+    def delete_session(self, name: str) -> None:
+        with self.transaction() as db:  # its messages and summaries go with it
+            db.execute("DELETE FROM tinyagent_sessions WHERE id = %s",
+                       (self._id(db, name, lock=True),))
+
+    def clear_session(self, name: str) -> None:
+        """Forget a session's messages and summaries; keep the session."""
+        with self.transaction() as db:
+            session = self._id(db, name, lock=True, touch=True)
+            for table in ("tinyagent_messages", "tinyagent_summaries"):
+                db.execute(f"DELETE FROM {table} WHERE session_id = %s", (session,))
+
+    # -- messages
+    def append(self, name: str, messages: Sequence[ChatMessage]) -> int:
+        """Add messages at the end of a session; the number of the last one."""
+        with self.transaction() as db:
+            session = self._id(db, name, lock=True, touch=True)
+            last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM tinyagent_messages "
+                              "WHERE session_id = %s", (session,)).fetchone()[0]
+            with db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO tinyagent_messages (session_id, seq, message) "
+                    "VALUES (%s, %s, %s)",
+                    [(session, last + i, json.dumps(m.to_dict(), ensure_ascii=False))
+                     for i, m in enumerate(messages, 1)])
+            return int(last + len(messages))
+
+    def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
+        """A session's messages numbered above `after`, oldest first."""
+        with self.transaction() as db:
+            rows = db.execute("SELECT message FROM tinyagent_messages WHERE "
+                              "session_id = %s AND seq > %s ORDER BY seq",
+                              (self._id(db, name), after)).fetchall()
+        return [ChatMessage.from_dict(json.loads(row[0])) for row in rows]
+
+    def count(self, name: str) -> int:
+        with self.transaction() as db:
+            return int(db.execute("SELECT COUNT(*) FROM tinyagent_messages WHERE "
+                                  "session_id = %s", (self._id(db, name),)
+                                  ).fetchone()[0])
+
+    # -- summary snapshots
+    def save_summary(self, name: str, state: SummaryState,
+                     base_version: int | None = None) -> bool:
+        """Save `state` if the newest saved version is `base_version`; else False."""
+        base = state.version - 1 if base_version is None else base_version
+        with self.transaction() as db:  # the row lock makes check + insert atomic
+            session = self._id(db, name, lock=True, touch=True)
+            newest = db.execute("SELECT COALESCE(MAX(version), 0) FROM "
+                                "tinyagent_summaries WHERE session_id = %s",
+                                (session,)).fetchone()[0]
+            if newest != base or state.version <= base:
+                return False  # another writer saved first: reload and plan again
+            db.execute("INSERT INTO tinyagent_summaries (session_id, version, text, "
+                       "covered_up_to, compression_count) VALUES (%s, %s, %s, %s, %s)",
+                       (session, state.version, state.text, state.covered_up_to,
+                        state.compression_count))
+            return True
+
+    def summaries(self, name: str, newest_only: bool = False) -> list[SummaryState]:
+        """A session's snapshots, oldest first (or just the newest)."""
+        order = "DESC LIMIT 1" if newest_only else "ASC"
+        with self.transaction() as db:
+            rows = db.execute(
+                "SELECT text, covered_up_to, compression_count, version FROM "
+                f"tinyagent_summaries WHERE session_id = %s ORDER BY version {order}",
+                (self._id(db, name),)).fetchall()
+        return [SummaryState(*row) for row in rows]
+
+    def summary(self, name: str) -> SummaryState | None:
+        """The newest snapshot, or None before the first compression."""
+        newest = self.summaries(name, newest_only=True)
+        return newest[0] if newest else None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:  # no URL: it may hold a password
+        return f"PostgresStore(sessions={len(self.sessions())})"

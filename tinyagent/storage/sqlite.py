@@ -1,0 +1,249 @@
+"""SqliteStore: sessions, their messages and summary snapshots in one SQLite file.
+
+Introduced in notebook 07 (Nexus Agent saves summary snapshots to MySQL; the
+standard library's sqlite3 shows the same idea). Three tables:
+
+- sessions: a name, the strategy it was created with, when it was last used;
+- messages: every message of a session, numbered 1, 2, ... in the order added, as
+  Chat Completions JSON. Append-only: a summary never deletes what it covers, so a
+  crash in the middle of a compression loses nothing and a summary can be rebuilt;
+- summaries: one snapshot per summary change (a `SummaryState`), newest last, at
+  most one per version.
+
+Every write is one transaction (`BEGIN IMMEDIATE` ... `COMMIT`, or `ROLLBACK` on an
+error): a process killed mid-write leaves the file as it was, and two processes
+writing to one file take turns, each waiting up to `lock_wait` seconds for the
+other. `save_summary` checks the newest version inside that transaction (base.py).
+The file is created readable by its owner only. `":memory:"` gives a private
+database. One connection, shared by the threads of a process under a lock. Left out:
+schema migrations, WAL mode, connection pools.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from ..messages import ChatMessage
+from .base import SessionInfo, StoreError, SummaryState, check_name, missing
+
+LOCK_WAIT = 10.0  # seconds a writer waits for another process's transaction
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, strategy TEXT NOT NULL,
+    created_at REAL NOT NULL, updated_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS messages (
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq));
+CREATE TABLE IF NOT EXISTS summaries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    text TEXT, covered_up_to INTEGER NOT NULL, compression_count INTEGER NOT NULL,
+    version INTEGER NOT NULL);
+"""
+# A file written before the version check may hold a version twice: it still opens.
+UNIQUE = "CREATE UNIQUE INDEX IF NOT EXISTS versions ON summaries(session_id, version)"
+
+
+def _create_private(path: str) -> None:
+    """Create an empty file with mode 600 (conversations are personal data)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # another process was faster: fine
+    except OSError as error:
+        folder = os.path.dirname(os.path.abspath(path))
+        why = ("its folder does not exist: create it" if not os.path.isdir(folder)
+               else "its folder is not writable: choose another path")
+        raise StoreError(f"cannot create the SQLite file {path!r} ({error.strerror}):"
+                         f" {why}") from None
+
+
+class SqliteStore:
+    """`SqliteStore("chats.db")` or `SqliteStore()` (in memory)."""
+
+    def __init__(self, path: str | os.PathLike[str] = ":memory:", *,
+                 clock: Callable[[], float] = time.time,
+                 lock_wait: float = LOCK_WAIT) -> None:
+        self.path, self.clock, self.lock_wait = os.fspath(path), clock, lock_wait
+        if self.path == ":memory:":
+            self.key = f"sqlite::memory:{id(self)}"  # private to this object
+        else:
+            if os.path.isdir(self.path):
+                raise StoreError(f"the SQLite path {self.path!r} is a folder: give a "
+                                 "file name inside it, e.g. sessions.db")
+            if not os.path.exists(self.path):
+                _create_private(self.path)
+            self.key = "sqlite:" + os.path.realpath(self.path)
+        self._lock = threading.RLock()
+        # isolation_level=None: no implicit transactions, ours are written out below
+        with self._guard("open"):
+            self._conn = sqlite3.connect(self.path, timeout=lock_wait,
+                                         isolation_level=None, check_same_thread=False)
+        with self._guard("open"):
+            self._conn.execute("PRAGMA foreign_keys = ON")  # deleting cascades
+            self._conn.executescript(SCHEMA)
+            with contextlib.suppress(sqlite3.IntegrityError):
+                self._conn.execute(UNIQUE)
+
+    @contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        """sqlite3's errors as one-line StoreErrors that say what to do."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            text = str(error)
+            if "locked" in text or "busy" in text:
+                fix = (f"another process held it for more than {self.lock_wait:g} s;"
+                       " try again when it is done")
+            elif "not a database" in text or "malformed" in text:
+                fix = "the file is not an intact SQLite database: move it away"
+            elif "readonly" in text or "unable to open" in text:
+                fix = "check that the file and its folder are writable"
+            else:
+                raise
+            raise StoreError(f"cannot {doing} the SQLite file {self.path!r} ({text}):"
+                             f" {fix}") from None
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All the statements inside commit together, or none does."""
+        with self._lock, self._guard("write to"):
+            self._conn.execute("BEGIN IMMEDIATE")  # waits for other writers
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")  # may fail too (e.g. busy): roll back
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._guard("read"):
+            yield self._conn
+
+    def _id(self, db: sqlite3.Connection, name: str, touch: bool = False) -> int:
+        row = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise missing(name)
+        if touch:
+            db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?",
+                       (self.clock(), row[0]))
+        return int(row[0])
+
+    # -- sessions
+    def create_session(self, name: str, strategy: str) -> None:
+        check_name(name)
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
+                raise ValueError(f"session {name!r} already exists: load it instead")
+            now = self.clock()
+            db.execute("INSERT INTO sessions (name, strategy, created_at, updated_at)"
+                       " VALUES (?, ?, ?, ?)", (name, strategy, now, now))
+
+    def has_session(self, name: str) -> bool:
+        with self._read() as db:
+            return db.execute("SELECT 1 FROM sessions WHERE name = ?",
+                              (name,)).fetchone() is not None
+
+    def sessions(self, name: str | None = None) -> list[SessionInfo]:
+        """Every session, by name (or just the one called `name`)."""
+        where = "" if name is None else "WHERE name = ? "
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT name, strategy, (SELECT COUNT(*) FROM messages m WHERE "
+                f"m.session_id = s.id), updated_at FROM sessions s {where}ORDER BY "
+                "name", () if name is None else (name,))
+            return [SessionInfo(*row) for row in rows.fetchall()]
+
+    def session(self, name: str) -> SessionInfo:
+        """One session's row; KeyError if there is none."""
+        for found in self.sessions(name):
+            return found
+        raise missing(name)
+
+    def delete_session(self, name: str) -> None:
+        with self.transaction() as db:  # its messages and summaries go with it
+            db.execute("DELETE FROM sessions WHERE id = ?", (self._id(db, name),))
+
+    def clear_session(self, name: str) -> None:
+        """Forget a session's messages and summaries; keep the session."""
+        with self.transaction() as db:
+            session = self._id(db, name, touch=True)
+            db.execute("DELETE FROM messages WHERE session_id = ?", (session,))
+            db.execute("DELETE FROM summaries WHERE session_id = ?", (session,))
+
+    # -- messages
+    def append(self, name: str, messages: Sequence[ChatMessage]) -> int:
+        """Add messages at the end of a session; the number of the last one."""
+        with self.transaction() as db:
+            session = self._id(db, name, touch=True)
+            last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE "
+                              "session_id = ?", (session,)).fetchone()[0]
+            db.executemany(
+                "INSERT INTO messages (session_id, seq, message) VALUES (?, ?, ?)",
+                [(session, last + i, json.dumps(m.to_dict(), ensure_ascii=False))
+                 for i, m in enumerate(messages, 1)])
+            return int(last + len(messages))
+
+    def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
+        """A session's messages numbered above `after`, oldest first."""
+        with self._read() as db:
+            rows = db.execute("SELECT message FROM messages WHERE session_id = ? AND "
+                              "seq > ? ORDER BY seq", (self._id(db, name), after))
+            return [ChatMessage.from_dict(json.loads(row[0])) for row in rows]
+
+    def count(self, name: str) -> int:
+        with self._read() as db:
+            return int(db.execute("SELECT COUNT(*) FROM messages WHERE session_id = ?",
+                                  (self._id(db, name),)).fetchone()[0])
+
+    # -- summary snapshots
+    def save_summary(self, name: str, state: SummaryState,
+                     base_version: int | None = None) -> bool:
+        """Save `state` if the newest saved version is `base_version`; else False."""
+        base = state.version - 1 if base_version is None else base_version
+        with self.transaction() as db:  # the check and the insert: one transaction
+            session = self._id(db, name, touch=True)
+            newest = db.execute("SELECT COALESCE(MAX(version), 0) FROM summaries "
+                                "WHERE session_id = ?", (session,)).fetchone()[0]
+            if newest != base or state.version <= base:
+                return False  # another writer saved first: reload and plan again
+            db.execute("INSERT INTO summaries (session_id, text, covered_up_to, "
+                       "compression_count, version) VALUES (?, ?, ?, ?, ?)",
+                       (session, state.text, state.covered_up_to,
+                        state.compression_count, state.version))
+            return True
+
+    def summaries(self, name: str, newest_only: bool = False) -> list[SummaryState]:
+        """A session's snapshots, oldest first (or just the newest)."""
+        order = "DESC" if newest_only else "ASC"
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT text, covered_up_to, compression_count, version FROM summaries"
+                f" WHERE session_id = ? ORDER BY version {order}, id {order}"
+                + " LIMIT 1" * newest_only, (self._id(db, name),))
+            return [SummaryState(*row) for row in rows.fetchall()]
+
+    def summary(self, name: str) -> SummaryState | None:
+        """The newest snapshot, or None before the first compression."""
+        return next(iter(self.summaries(name, newest_only=True)), None)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:  # no path: notebooks print it
+        return f"SqliteStore(sessions={len(self.sessions())})"
