@@ -160,7 +160,8 @@ def check_notebook(page, name: str, out: Path, report: Report) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (all)")
     parser.add_argument("--out", type=Path, default=ROOT / "browser-check",
                         help="folder for the screenshots (default: browser-check/)")
