@@ -51,6 +51,14 @@ OVERFLOW_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
           - right, e.querySelector(inner) ? 0 : e.scrollWidth - e.clientWidth),
         e.tagName.toLowerCase() + '.' + [...e.classList].join('.')]);
   }).filter(([i, px]) => px > 1).sort((a, b) => b[1] - a[1]).slice(0, 1))"""
+# Key cells, as code-cell indices: the first with an output, those with a plot, a
+# table or a widget (at most 6), and the exercise checks.
+KEY_CELLS_JS = """() => { const cells = [...document.querySelectorAll('.jp-CodeCell')]
+  .map((c, i) => [i, c.querySelector('.jp-OutputArea-output'), c.querySelector(
+    '.jp-OutputArea-output :is(img, table, .widget-vbox)'), c.querySelector(
+    '.cm-content')?.textContent.includes('check("')]).filter(c => c[1]);
+  return [...new Set([...cells.slice(0, 1), ...cells.filter(c => c[2]).slice(0, 6),
+    ...cells.filter(c => c[3])].map(c => c[0]))].sort((a, b) => a - b); }"""
 APP = "window.jupyterapp"
 KERNEL_IDLE = (f"() => {APP}?.shell.currentWidget?.sessionContext?.session?.kernel"
                "?.status === 'idle'")
@@ -151,11 +159,10 @@ def check_notebook(page, name: str, out: Path, report: Report) -> None:
     report.check(f"{stem}: at 1,024 px no output wider than the notebook", not wide,
                  ", ".join(f"cell {i + 1} by {px:.0f} px ({what})"
                            for i, px, what in wide))
-    cells = page.locator(".jp-CodeCell:has(.jp-OutputArea-output :is(img, table, "
-                         ".widget-vbox))")
     page.set_viewport_size({"width": 1024, "height": 2400})  # a tall cell fits whole
-    for i in range(min(cells.count(), 8)):
-        cells.nth(i).screenshot(path=out / f"{stem}_key_{i + 1}.png")
+    cells = page.locator(".jp-CodeCell")
+    for i in page.evaluate(KEY_CELLS_JS):
+        cells.nth(i).screenshot(path=out / f"{stem}_cell{i + 1:02}.png")
     page.set_viewport_size({"width": 1024, "height": 768})
 
 
