@@ -182,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     names = [p.name for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
              if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
     args.out.mkdir(parents=True, exist_ok=True)
+    for old in args.out.glob("*.png"):  # only this run's screenshots
+        old.unlink()
     report, start = Report(), time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="browser-check-") as tmp:
         home, work = Path(tmp), Path(tmp) / "notebooks"
