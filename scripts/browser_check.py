@@ -52,12 +52,12 @@ OVERFLOW_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
         e.tagName.toLowerCase() + '.' + [...e.classList].join('.')]);
   }).filter(([i, px]) => px > 1).sort((a, b) => b[1] - a[1]).slice(0, 1))"""
 # Key cells, as code-cell indices: the first with an output, those with a plot, a
-# table or a widget (at most 6), and the exercise checks.
+# table or a widget, and the exercise checks.
 KEY_CELLS_JS = """() => { const cells = [...document.querySelectorAll('.jp-CodeCell')]
   .map((c, i) => [i, c.querySelector('.jp-OutputArea-output'), c.querySelector(
     '.jp-OutputArea-output :is(img, table, .widget-vbox)'), c.querySelector(
     '.cm-content')?.textContent.includes('check("')]).filter(c => c[1]);
-  return [...new Set([...cells.slice(0, 1), ...cells.filter(c => c[2]).slice(0, 6),
+  return [...new Set([...cells.slice(0, 1), ...cells.filter(c => c[2]),
     ...cells.filter(c => c[3])].map(c => c[0]))].sort((a, b) => a - b); }"""
 APP = "window.jupyterapp"
 KERNEL_IDLE = (f"() => {APP}?.shell.currentWidget?.sessionContext?.session?.kernel"
