@@ -141,7 +141,12 @@ def run_notebook(page, url: str) -> None:
     if done == "timeout":
         raise TimeoutError("the notebook's cells did not finish within 5 minutes")
     page.wait_for_function(KERNEL_IDLE, timeout=60_000)
-    page.wait_for_timeout(1500)  # widgets and images render after the kernel is done
+    page.wait_for_function(  # widgets render after the kernel is done: wait for them
+        f"""() => {APP}.shell.currentWidget.content.widgets.every(c => !JSON.stringify(
+        c.model.sharedModel.toJSON().outputs ?? []).includes('widget-view+json') ||
+        c.node.querySelector('.jp-OutputArea-output .jupyter-widgets') ||
+        c.node.textContent.includes('Error displaying widget'))""", timeout=60_000)
+    page.wait_for_timeout(1000)  # and images decode
 
 
 def check_notebook(page, name: str, out: Path, report: Report) -> None:

@@ -44,6 +44,10 @@ SCENARIO = [
 def exercise_playground(page: Any, out: Path, check: Check) -> None:
     """07: the playground is controls; slider, strategy, Enter and Send each act."""
     pg = page.locator(".jp-OutputArea-output:has(.widget-dropdown select)").first
+    try:
+        pg.wait_for(timeout=30_000)
+    except Exception:  # noqa: BLE001 - not there: the check below says so
+        pass
     parts = {"menu": "select", "slider": ".widget-slider", "chat box": "input[type="
              "text]", "button": "button:has-text('Send')", "gauge": ".progress"}
     lost = [k for k, css in parts.items() if pg.locator(css).count() == 0]
