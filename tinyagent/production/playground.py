@@ -40,7 +40,7 @@ from ..tools import bitmall_tools
 from .incremental import IncrementalSummaryMemory
 
 Factory = Callable[..., ChatMemory | None]  # (llm, **parameters) -> a fresh memory
-# name -> (factory, {parameter: (min, max, step, default)}); sizes as in SPEC §7
+# name -> (factory, {parameter: (min, max, step, default)})
 STRATEGIES: dict[str, tuple[Factory, dict[str, tuple[int, int, int, int]]]] = {
     "none": (lambda llm: None, {}),
     "in-memory": (lambda llm: InMemoryChatMemory(), {}),
@@ -189,7 +189,8 @@ class Playground:
         if not messages:  # words, not a table with a header and no rows
             return f"{title}<p><i>{html.escape(self.empty_line())}</i></p>"
         return (f"{title}{summary}<table>"
-                "<tr><th>#</th><th>role</th><th>tokens</th><th>preview</th></tr>"
+                "<tr><th>#</th><th>role</th><th>tokens</th>"
+                "<th style='text-align:left'>preview</th></tr>"
                 + "".join(rows) + "</table>")
 
     def panel_title(self) -> str:
