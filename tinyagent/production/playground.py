@@ -188,7 +188,7 @@ class Playground:
         title = f"<b>{html.escape(self.panel_title())}</b>"
         if not messages:  # words, not a table with a header and no rows
             return f"{title}<p><i>{html.escape(self.empty_line())}</i></p>"
-        return (f"{title}{summary}<table>"
+        return (f"{title}{summary}<table style='border-spacing:10px 2px'>"
                 "<tr><th>#</th><th>role</th><th>tokens</th>"
                 "<th style='text-align:left'>preview</th></tr>"
                 + "".join(rows) + "</table>")
