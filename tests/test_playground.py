@@ -56,7 +56,7 @@ def test_the_menu_swaps_the_sliders_and_a_slider_starts_over():
     say(pg, "Where is my order 88231?")
     pg.sliders["threshold"].value = 6
     assert pg.turns == [] and pg.memory.threshold == 6
-    assert pg.status.value == "New conversation: summary(threshold=6, keep_recent=4)"
+    assert pg.status_text == "New conversation: summary(threshold=6, keep_recent=4)"
 
 
 def test_an_impossible_setting_is_explained_and_the_chat_goes_on():
@@ -64,7 +64,7 @@ def test_an_impossible_setting_is_explained_and_the_chat_goes_on():
     memory until it is fixed."""
     pg = Playground(OFFLINE, "summary")
     pg.sliders["keep_recent"].value = 10
-    assert pg.status.value.startswith("⚠ keep_recent must be < threshold")
+    assert pg.status_text.startswith("⚠ keep_recent must be < threshold")
     assert pg.memory is None and "88231" in pg.send("Where is my order 88231?")
 
 
@@ -93,3 +93,61 @@ def test_an_unknown_strategy_is_refused_with_the_choices():
     """The error names the value and the valid strategies."""
     with pytest.raises(ValueError, match="unknown strategy 'lru'.*hybrid"):
         Playground(OFFLINE, "lru")
+
+
+def test_enter_in_the_chat_box_sends_like_the_button():
+    """The browser's "submit" message (Enter) sends the box's text; other messages
+    do not."""
+    pg = Playground(OFFLINE, "in-memory")
+    pg.chat_box.value = "Where is my order 88231?"
+    pg.chat_box._handle_custom_msg({"event": "other"}, [])  # as the comm delivers it
+    assert pg.turns == []
+    pg.chat_box._handle_custom_msg({"event": "submit"}, [])
+    assert [q for q, _ in pg.turns] == ["Where is my order 88231?"]
+    assert pg.chat_box.value == ""
+
+
+def test_the_status_line_counts_the_turns_sent():
+    """"New conversation" until a turn is sent; then the turns are counted, and a
+    warning stays in front of the count."""
+    pg = Playground(OFFLINE, "window")
+    assert pg.status_text == "New conversation: window(max_messages=6)"
+    pg.send("Where is my order 88231?")
+    assert pg.status_text == "Conversation: window(max_messages=6) · 1 turn sent"
+    pg.send("I want a refund")
+    assert pg.status_text.endswith(" · 2 turns sent")
+    pg.strategy_menu.value = "summary"
+    pg.sliders["keep_recent"].value = 12
+    pg.send("Where is my order 88231?")
+    assert pg.status_text.startswith("⚠ ") and pg.status_text.endswith("1 turn sent")
+
+
+def test_the_status_is_wrapping_html_with_the_text_escaped():
+    """The status widget wraps long lines and shows `<` as text, not markup."""
+    pg = Playground(OFFLINE, "summary")
+    pg.sliders["keep_recent"].value = 10
+    assert "white-space:normal" in pg.status.value
+    assert "must be &lt; threshold" in pg.status.value
+
+
+def test_the_gauge_shows_its_number_next_to_the_bar():
+    """The label beside the bar reads the last prompt's tokens and the budget."""
+    pg = Playground(OFFLINE, "in-memory", max_tokens=8000)
+    assert pg.gauge_label.value == "0 / 8,000 tokens in the last prompt"
+    pg.send("Where is my order 88231?")
+    number = f"{pg.gauge.value:,} / 8,000 tokens in the last prompt"
+    assert pg.gauge_label.value == number
+    assert pg.gauge.value > 0
+
+
+@pytest.mark.parametrize("strategy", ["none", "in-memory", "hybrid"])
+def test_an_empty_memory_says_so_in_words(strategy):
+    """With nothing stored, the panel shows an "Empty" line, not a bare header row;
+    once a turn is stored, the table appears."""
+    pg = Playground(OFFLINE, strategy)
+    assert "Empty" in pg.memory_panel.value and "<th>" not in pg.memory_panel.value
+    assert "(Empty" in pg.panel_text()
+    pg.send("Where is my order 88231?")
+    stored = strategy != "none"
+    assert ("<th>" in pg.memory_panel.value) is stored
+    assert ("Empty" in pg.memory_panel.value) is not stored

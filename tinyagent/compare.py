@@ -152,7 +152,7 @@ class Table:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        cell = "<{0} style='text-align:left'>{1}</{0}>".format
+        cell = "<{0} style='text-align:left;overflow-wrap:anywhere'>{1}</{0}>".format
         rows = [(self.header, "th"), *((row, "td") for row in self.rows)]
         return (f"<table><caption>{html.escape(self.caption)}</caption>" + "".join(
             "<tr>" + "".join(cell(tag, html.escape(c)) for c in row) + "</tr>"

@@ -7,6 +7,10 @@ and tokens, the summary highlighted) with a gauge of the last prompt's tokens
 against the agent's budget. Changing the strategy or a slider starts a new
 conversation. It works with the offline model and with a real one.
 
+Enter in the chat box sends, as the button does. The status line says which
+strategy runs (or why none does) and how many turns were sent; the gauge shows its
+number; an empty memory says so in words.
+
 It can be driven from code (`pg.chat_box.value = "..."; pg.send_button.click()`,
 or `pg.send("...")`), and `str(pg)` is a deterministic text view for tests and
 nbval. Left out: streaming answers, persistence (sessions.py), and styling.
@@ -36,7 +40,7 @@ from ..tools import bitmall_tools
 from .incremental import IncrementalSummaryMemory
 
 Factory = Callable[..., ChatMemory | None]  # (llm, **parameters) -> a fresh memory
-# name -> (factory, {parameter: (min, max, step, default)}); sizes as in SPEC §7
+# name -> (factory, {parameter: (min, max, step, default)})
 STRATEGIES: dict[str, tuple[Factory, dict[str, tuple[int, int, int, int]]]] = {
     "none": (lambda llm: None, {}),
     "in-memory": (lambda llm: InMemoryChatMemory(), {}),
@@ -52,6 +56,8 @@ STRATEGIES: dict[str, tuple[Factory, dict[str, tuple[int, int, int, int]]]] = {
                    {"keep_recent_turns": (1, 8, 1, 2), "batch_turns": (1, 8, 1, 6)}),
 }
 SUMMARY_STYLE = "background:#fff3cd"  # the summary's highlight, as in _repr_html_
+# HTML widgets use the controls' tall line height; text reads better closer, and wraps
+PROSE = "line-height:1.4;white-space:normal"
 
 
 class Playground:
@@ -69,17 +75,29 @@ class Playground:
                                         description="Memory")
         self.sliders: dict[str, w.IntSlider] = {}
         self.slider_box = w.VBox()
-        self.status = w.Label()
+        # HTML, not Label: a Label never wraps, so a long warning would be cut off
+        self.status = w.HTML()
+        self.status_text = ""
         self.transcript = w.HTML()
         self.memory_panel = w.HTML()
         self.gauge = w.IntProgress(min=0, max=max_tokens, description="Prompt")
-        self.widget = w.VBox([w.HBox([self.strategy_menu, self.slider_box]),
-                              self.status, self.transcript,
-                              w.HBox([self.chat_box, self.send_button]),
-                              self.gauge, self.memory_panel])
+        self.gauge_label = w.Label()  # a progress bar alone shows no number
+        def row(*children: w.Widget) -> w.HBox:  # on a narrow screen: wrap, not cut
+            return w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
+        self.widget = w.VBox([row(self.strategy_menu, self.slider_box), self.status,
+                              self.transcript, row(self.chat_box, self.send_button),
+                              row(self.gauge, self.gauge_label), self.memory_panel])
         self.send_button.on_click(lambda _button: self.send())
+        # Enter in the box: the browser sends a "submit" message (Text.on_submit,
+        # the helper for it, is deprecated, so the message is handled directly)
+        self.chat_box.on_msg(self._on_chat_message)
         self.strategy_menu.observe(lambda _change: self._new_strategy(), names="value")
         self._new_strategy()
+
+    def _on_chat_message(self, _widget: Any, content: dict[str, Any],
+                         _buffers: Any) -> None:
+        if content.get("event") == "submit":
+            self.send()
 
     # -- setting up a conversation
     def _new_strategy(self) -> None:
@@ -99,14 +117,13 @@ class Playground:
         parameters = {name: s.value for name, s in self.sliders.items()}
         self.turns: list[tuple[str, str]] = []
         self.last_prompt_tokens = 0
+        args = ", ".join(f"{k}={v}" for k, v in parameters.items())
+        self.setting = f"{self.strategy_menu.value}({args})"
+        self.problem = ""
         try:
             self.memory = factory(self.llm, **parameters)
-            args = ", ".join(f"{k}={v}" for k, v in parameters.items())
-            self.status.value = (f"New conversation: {self.strategy_menu.value}"
-                                 f"({args})")
         except ValueError as error:  # e.g. keep_recent >= threshold: say why
-            self.memory = None
-            self.status.value = f"⚠ {error}. Using no memory until that is fixed."
+            self.memory, self.problem = None, str(error)
         self.agent = ReActAgent(self.llm, bitmall_tools(), max_tokens=self.max_tokens,
                                 memory=self.memory, verbose=False)
         self._refresh()
@@ -130,15 +147,29 @@ class Playground:
         return answer
 
     # -- what is shown
+    def _status(self) -> str:
+        if self.problem:
+            head = f"⚠ {self.problem}. Using no memory until that is fixed."
+        else:
+            started = "Conversation" if self.turns else "New conversation"
+            head = f"{started}: {self.setting}"
+        count = len(self.turns)
+        return head + (f" · {count} turn{'s' * (count > 1)} sent" if count else "")
+
     def _refresh(self) -> None:
-        self.transcript.value = "".join(
+        self.status_text = self._status()
+        text = html.escape(self.status_text)
+        self.status.value = f"<div style='{PROSE}'>{text}</div>"
+        self.transcript.value = f"<div style='{PROSE}'>" + ("".join(
             f"<p><b>You:</b> {html.escape(q)}<br><b>Agent:</b> {html.escape(a)}</p>"
-            for q, a in self.turns) or "<p><i>No messages yet.</i></p>"
+            for q, a in self.turns) or "<p><i>No messages yet.</i></p>") + "</div>"
         self.gauge.value = min(self.last_prompt_tokens, self.max_tokens)
         share = self.last_prompt_tokens / self.max_tokens
         self.gauge.bar_style = "danger" if share >= 0.9 else (
             "warning" if share >= 0.6 else "success")
-        self.memory_panel.value = self.panel_html()
+        self.gauge_label.value = (f"{self.last_prompt_tokens:,} / {self.max_tokens:,}"
+                                  " tokens in the last prompt")
+        self.memory_panel.value = f"<div style='{PROSE}'>{self.panel_html()}</div>"
 
     def panel_html(self) -> str:
         """The memory panel: the summary highlighted, then one row a message."""
@@ -154,8 +185,12 @@ class Playground:
                         f"<td>{count_message_tokens(m)}</td>"
                         f"<td style='text-align:left'>{html.escape(m.preview(70))}"
                         "</td></tr>")
-        return (f"<b>{html.escape(self.panel_title())}</b>{summary}<table>"
-                "<tr><th>#</th><th>role</th><th>tokens</th><th>preview</th></tr>"
+        title = f"<b>{html.escape(self.panel_title())}</b>"
+        if not messages:  # words, not a table with a header and no rows
+            return f"{title}<p><i>{html.escape(self.empty_line())}</i></p>"
+        return (f"{title}{summary}<table style='border-spacing:10px 2px'>"
+                "<tr><th>#</th><th>role</th><th>tokens</th>"
+                "<th style='text-align:left'>preview</th></tr>"
                 + "".join(rows) + "</table>")
 
     def panel_title(self) -> str:
@@ -167,9 +202,16 @@ class Playground:
         return (f"Memory: {len(messages)} messages, {tokens} tokens"
                 + (f", {extra} compressions" if extra is not None else ""))
 
+    def empty_line(self) -> str:
+        if self.memory is None:
+            return "Empty: with no memory, each request holds only the new question."
+        return "Empty: nothing stored yet. Each turn you send appears here."
+
     def panel_text(self) -> str:
         """The memory panel as text: one line a message, the summary marked ★."""
         lines = [self.panel_title()]
+        if not (self.memory.messages() if self.memory else []):
+            lines.append(f"  ({self.empty_line()})")
         for i, m in enumerate(self.memory.messages() if self.memory else [], 1):
             mark = "★" if m.role is Role.SYSTEM else " "
             lines.append(f"{mark}{i:>2}  {m.role.value:<9} {count_message_tokens(m):>5}"
@@ -183,7 +225,7 @@ class Playground:
 
     def __str__(self) -> str:
         turns = [f"you> {clip(q, 90)}\nbot> {clip(a, 90)}" for q, a in self.turns]
-        return "\n".join([f"Playground · {self.status.value}", *turns,
+        return "\n".join([f"Playground · {self.status_text}", *turns,
                           self.gauge_text(), self.panel_text()])
 
     def __repr__(self) -> str:

@@ -1,0 +1,229 @@
+"""The course as learners see it: each notebook run in JupyterLab in a real browser.
+
+    python scripts/browser_check.py          # learner notebooks (06 07: by prefix)
+
+nbval compares text: it cannot see whether a widget renders or a table fits. This
+starts `jupyter lab` (offline, 127.0.0.1, free port, random token) on a temporary copy
+of notebooks/, runs all cells of each in the system Chromium driven by Playwright, and
+checks: no stderr output, traceback, "Error displaying widget" or "model not found";
+at 1,024 x 768 (file browser open) no output wider than the notebook; in 07 the
+playground's controls, panel and warning (browser_playground.py). Screenshots of key
+cells: browser-check/*.png. Prints "browser check: N passed, M failed"; exit 1 on a
+failure; exit 2, saying what to install, without Playwright (`pip install -e
+".[browser]"`, no browser download) or Chromium (`apt-get install chromium`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from browser_playground import exercise_playground  # scripts/, beside this one
+
+ROOT = Path(__file__).resolve().parent.parent
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+BAD_TEXT = ["Traceback", "Error displaying widget", "model not found"]
+# Lab's own settings for the run: every cell stays in the page (so each is checked
+# and measured), and no news or update check reaches for the network.
+SETTINGS = {"notebook-extension/tracker": '{"windowingMode": "none"}',
+            "apputils-extension/notification":
+                '{"checkForUpdates": false, "fetchNews": "false"}'}
+# For each cell: its outputs' elements whose content reaches past their own box or
+# past the output's right edge (by more than 1 px), the worst one first. A slider's
+# inner parts are placed by transforms past its track, unseen: only the slider counts.
+OVERFLOW_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
+ .flatMap((cell, i) =>
+  [...cell.querySelectorAll('.jp-OutputArea-output')].flatMap(out => {
+    const right = out.getBoundingClientRect().right, inner = '.noUi-target *';
+    return [out, ...out.querySelectorAll('*')].filter(e => e.getClientRects().length
+        && !e.matches(inner)).map(e => [i, Math.max(e.getBoundingClientRect().right
+          - right, e.querySelector(inner) ? 0 : e.scrollWidth - e.clientWidth),
+        e.tagName.toLowerCase() + '.' + [...e.classList].join('.')]);
+  }).filter(([i, px]) => px > 1).sort((a, b) => b[1] - a[1]).slice(0, 1))"""
+# Key cells, as code-cell indices: the first with an output, those with a plot, a
+# table or a widget, and the exercise checks.
+KEY_CELLS_JS = """() => { const cells = [...document.querySelectorAll('.jp-CodeCell')]
+  .map((c, i) => [i, c.querySelector('.jp-OutputArea-output'), c.querySelector(
+    '.jp-OutputArea-output :is(img, table, .widget-vbox)'), c.querySelector(
+    '.cm-content')?.textContent.includes('check("')]).filter(c => c[1]);
+  return [...new Set([...cells.slice(0, 1), ...cells.filter(c => c[2]),
+    ...cells.filter(c => c[3])].map(c => c[0]))].sort((a, b) => a - b); }"""
+APP = "window.jupyterapp"
+KERNEL_IDLE = (f"() => {APP}?.shell.currentWidget?.sessionContext?.session?.kernel"
+               "?.status === 'idle'")
+
+
+class Report:
+    """Each check prints one line; the summary counts them."""
+
+    def __init__(self) -> None:
+        self.passed = self.failed = 0
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.passed, self.failed = self.passed + ok, self.failed + (not ok)
+        print("ok  " if ok else "FAIL", name + f" ({detail})" * bool(detail),
+              flush=True)
+        return ok
+
+
+def missing(chromium: str | None) -> list[str]:
+    """What the check needs and does not find, as instructions."""
+    needs = [] if chromium else ["Chromium: apt-get install chromium (or CHROMIUM=…)"]
+    if importlib.util.find_spec("playwright") is None:
+        needs.append('playwright, the Python package: pip install -e ".[browser]" '
+                     "(no `playwright install`: the system Chromium is used)")
+    return needs
+
+
+def start_lab(root: Path, home: Path) -> tuple[subprocess.Popen, str, Path]:
+    """`jupyter lab` on a free port with a random token; (process, base url, log)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = os.urandom(16).hex()
+    for name, text in SETTINGS.items():
+        path = home / "settings" / f"@jupyterlab/{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    env = dict(os.environ, TINYAGENT_OFFLINE="1",
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+               JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"))
+    env.pop("TINYAGENT_API_KEY", None)  # a developer's key must not reach the kernels
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
+               "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    log = home / "jupyter.log"
+    process = subprocess.Popen(command, env=env, stdout=log.open("w"),
+                               stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(120):  # up to a minute for the server to answer
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            return process, f"{base}/lab/workspaces/{{}}/tree/{{}}?token={token}", log
+        except OSError:
+            time.sleep(0.5)
+    stop(process)
+    raise RuntimeError(f"jupyter lab did not start; its log:\n{log.read_text()}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop the server by its PID: politely, then for good."""
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def run_notebook(page, url: str) -> None:
+    """Open the notebook in a fresh workspace, wait for its kernel, run all cells."""
+    page.goto(url)
+    page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+    # Resolves when every cell has run, or one raised (Lab then stops, as for a learner)
+    done = page.evaluate(f"""() => Promise.race([new Promise(r => setTimeout(r, 300000,
+      'timeout')), {APP}.commands.execute('notebook:run-all-cells')])""")
+    if done == "timeout":
+        raise TimeoutError("the notebook's cells did not finish within 5 minutes")
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    page.wait_for_function(  # widgets render after the kernel is done: wait for them
+        f"""() => {APP}.shell.currentWidget.content.widgets.every(c => !JSON.stringify(
+        c.model.sharedModel.toJSON().outputs ?? []).includes('widget-view+json') ||
+        c.node.querySelector('.jp-OutputArea-output .jupyter-widgets') ||
+        c.node.textContent.includes('Error displaying widget'))""", timeout=60_000)
+    page.wait_for_timeout(1000)  # and images decode
+
+
+def check_notebook(page, name: str, out: Path, report: Report) -> None:
+    """Errors, overflow at this width, and screenshots of the cells that show things."""
+    stem = name.split("_")[0]
+    errors = page.locator(".jp-OutputArea-output[data-mime-type="
+                          "'application/vnd.jupyter.stderr']")
+    report.check(f"{stem}: no stderr output or traceback", errors.count() == 0,
+                 "\n".join(errors.all_inner_texts())[:800])
+    text = page.locator(".jp-Notebook").inner_text()
+    for bad in BAD_TEXT:
+        report.check(f"{stem}: no {bad!r}", bad not in text)
+    wide = page.evaluate(OVERFLOW_JS)
+    report.check(f"{stem}: at 1,024 px no output wider than the notebook", not wide,
+                 ", ".join(f"cell {i + 1} by {px:.0f} px ({what})"
+                           for i, px, what in wide))
+    page.set_viewport_size({"width": 1024, "height": 2400})  # a tall cell fits whole
+    cells = page.locator(".jp-CodeCell")
+    for i in page.evaluate(KEY_CELLS_JS):
+        cells.nth(i).screenshot(path=out / f"{stem}_cell{i + 1:02}.png")
+    page.set_viewport_size({"width": 1024, "height": 768})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (all)")
+    parser.add_argument("--out", type=Path, default=ROOT / "browser-check",
+                        help="folder for the screenshots (default: browser-check/)")
+    args = parser.parse_args(argv)
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+        "chromium-browser")
+    if needs := missing(chromium):
+        print("browser check: cannot run, it needs\n  - " + "\n  - ".join(needs))
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    names = [p.name for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
+             if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
+    args.out.mkdir(parents=True, exist_ok=True)
+    for old in args.out.glob("*.png"):  # only this run's screenshots
+        old.unlink()
+    report, start = Report(), time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="browser-check-") as tmp:
+        home, work = Path(tmp), Path(tmp) / "notebooks"
+        work.mkdir()
+        for name in names:
+            shutil.copy(ROOT / "notebooks" / name, work / name)
+        process, url, log = start_lab(work, home)
+        try:
+            with sync_playwright() as p:
+                context = p.chromium.launch_persistent_context(
+                    home / "profile", executable_path=chromium, args=FLAGS,
+                    headless=True, viewport={"width": 1024, "height": 768})
+                page, console = context.new_page(), []
+                page.on("console", lambda message: console.append(message.text))
+                page.on("pageerror", lambda e: report.check("no page error", 0, str(e)))
+                for i, name in enumerate(names):
+                    page.set_viewport_size({"width": 1024, "height": 768})
+                    run_notebook(page, url.format(f"check{i}", name))
+                    check_notebook(page, name, args.out, report)
+                    if name.startswith("07"):
+                        exercise_playground(page, args.out, report.check)
+                    page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
+                lost = [t for t in console if "model not found" in t.lower()]
+                report.check("console: no widget 'model not found'", not lost,
+                             "; ".join(lost[:3]))
+                context.close()
+        except Exception as error:  # a crash is a failure, with the server's log tail
+            tail = "\n".join(log.read_text().splitlines()[-25:])
+            report.check("the run completes", False, f"{error!r}\n{tail}")
+        finally:
+            stop(process)
+    print(f"browser check: {report.passed} passed, {report.failed} failed "
+          f"({time.perf_counter() - start:.0f} s; screenshots in {args.out})")
+    return 1 if report.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
