@@ -50,7 +50,8 @@ def test_a_stub_reads_as_not_yet(capsys):
         raise NotImplementedError
     assert not check("99.double", stub)
     out = capsys.readouterr().out
-    assert "✗ FAIL  doubles 2\n        not implemented yet. hint: multiply by two" in out
+    assert "✗ FAIL  doubles 2\n        not implemented yet. hint: multiply by two" \
+        in out
     assert out.startswith("99.double: 0/3 checks pass. Not yet")
 
 

@@ -163,7 +163,7 @@ class Forgetful(ListMemory):
 
 
 class LastThree(ListMemory):
-    """The issue's slip: an "unbounded" memory that keeps only the last 3."""
+    """An "unbounded" memory that keeps only the last 3: it passed the old checker."""
 
     def add(self, message):
         self._messages = (self._messages + [message])[-3:]
@@ -378,7 +378,7 @@ def says_none(llm, previous, overflow):
 
 
 def appends_request(llm, previous, overflow):
-    """The issue's slip: the whole request appended to the reply."""
+    """The whole request appended to the reply: ~10,000 tokens after 50 turns."""
     request = _request(previous, overflow)
     try:
         text = llm.chat(request).content.strip()
@@ -403,7 +403,7 @@ MERGE_STEP = [
 
 # -- 06.tune_hybrid
 class HardCodedFacts(HybridChatMemory):
-    """The issue's slip: seed 0's three facts written in, instead of the summary."""
+    """Seed 0's three facts written in, instead of the summary."""
 
     def __init__(self, llm):
         super().__init__(llm, 4, 8)

@@ -115,18 +115,21 @@ def run(sizes: Sequence[int] = SIZES, adds: int = 2_000,
 
 
 def report(results: dict[str, list[float]], sizes: Sequence[int]) -> str:
-    """The table: one row a strategy, the last column the ratio largest / smallest,
-    explained under the table."""
+    """The table: one row a strategy, the last column the ratio largest / smallest."""
     head = "".join(f"{f'N={n:,}':>10}" for n in sizes)
     lines = [f"{'strategy':<14}{head}{f'{sizes[-1]:,}/{sizes[0]:,}':>12}"]
     for name, costs in results.items():
         cells = "".join(f"{c:>10.2f}" for c in costs)
         lines.append(f"{name:<14}{cells}{costs[-1] / costs[0]:>12.2f}")
-    lines.append(f"Last column: one add()'s cost with {sizes[-1]:,} messages held / "
-                 f"with {sizes[0]:,}.\n1.00: a turn costs the same at any length; "
-                 f"{sizes[-1] / sizes[0]:,.0f}: it grows with the history. "
-                 f"The bar is {MAX_RATIO}.")
     return "\n".join(lines)
+
+
+def legend(sizes: Sequence[int]) -> str:
+    """What the table's last column means, printed under it."""
+    return (f"Last column: one add()'s cost with {sizes[-1]:,} messages held / with "
+            f"{sizes[0]:,}.\n1.00: a turn costs the same at any length; "
+            f"{sizes[-1] / sizes[0]:,.0f}: it grows with the history. "
+            f"The bar is {MAX_RATIO}.")
 
 
 def offline_call_ms(calls: int = 200) -> dict[str, float]:
@@ -176,6 +179,7 @@ def main(adds: int = 2_000, repeats: int = 5, calls: int = 200) -> int:
     print(f"Cost of one add() in µs with N messages held "
           f"(best of {repeats} runs of {adds:,} adds; no model time)")
     print(report(results, SIZES))
+    print(legend(SIZES))
     slow = [name for name, c in results.items() if c[-1] / c[0] > MAX_RATIO]
     if slow:
         print(f"Above the {MAX_RATIO} bar: {', '.join(slow)}")
