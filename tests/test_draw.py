@@ -3,6 +3,7 @@
 from tinyagent.draw import draw_messages
 from tinyagent.memory.summarizer import summary_message
 from tinyagent.messages import ChatMessage, ToolCall
+from tinyagent.tokens import count_message_tokens
 
 SYSTEM = ChatMessage.system("You are BitMall's assistant.")
 Q1 = ChatMessage.user("Where is my order 88231?")
@@ -53,3 +54,15 @@ def test_the_caption_counts_messages_and_tokens():
     caption = draw_messages([Q1, A1, Q2], [SYSTEM, Q2]).caption()
     assert caption.startswith("request: 2 messages, ")
     assert "dropped: 2 messages" in caption
+
+
+def test_a_summary_inside_the_system_prompt_gets_its_own_row():
+    """The agent merges the summary into the system prompt: drawn as two rows whose
+    tokens add up to the message's."""
+    merged = ChatMessage.system(SYSTEM.content + "\n\n" +
+                                summary_message("- refund RF20260701001").content)
+    drawing = draw_messages([Q1, A1, Q2], [merged, Q2], summarized=[Q1, A1])
+    assert statuses(drawing)[:2] == [("system", "added"), ("system", "summary")]
+    assert drawing.rows[0].tokens + drawing.rows[1].tokens == \
+        count_message_tokens(merged)
+    assert drawing.caption().startswith("request: 2 messages")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .memory.summarizer import SUMMARY_HEADER
 from .messages import ChatMessage, Role, clip
-from .tokens import count_message_tokens
+from .tokens import count_message_tokens, count_tokens
 
 # status -> (text mark, row style). The marks are words, so they read in any font.
 STATUS = {
@@ -40,6 +40,7 @@ class Row:
     text: str  # one line, clipped
     tokens: int
     status: str  # a key of STATUS
+    split: bool = False  # the summary's part of the system message: not a message
 
 
 def _text(message: ChatMessage, width: int) -> str:
@@ -61,6 +62,23 @@ def _take(pool: list[ChatMessage], message: ChatMessage) -> bool:
     return False
 
 
+def _added(message: ChatMessage, width: int) -> list[Row]:
+    """Rows for a message only the request holds. The agent puts a summary into its
+    system prompt (providers reject a second system message later on), so a system
+    message that holds the summary's fence is drawn as two rows: prompt, summary."""
+    tokens = count_message_tokens(message)
+    at = message.content.find(SUMMARY_HEADER)
+    if message.role is not Role.SYSTEM or at < 0:
+        return [Row(message.role.value, _text(message, width), tokens, "added")]
+    summary = ChatMessage.system(message.content[at:])
+    if at == 0:
+        return [Row("system", _text(summary, width), tokens, "summary")]
+    part = count_tokens(summary.content)  # the rest is the prompt's: totals stay exact
+    prompt = ChatMessage.system(message.content[:at])
+    return [Row("system", _text(prompt, width), tokens - part, "added"),
+            Row("system", _text(summary, width), part, "summary", split=True)]
+
+
 def _status(message: ChatMessage, in_request: bool) -> str:
     if message.role is Role.SYSTEM and message.content.startswith(SUMMARY_HEADER):
         return "summary"
@@ -77,7 +95,7 @@ class MessagesDrawing:
     def count(self, *statuses: str) -> tuple[int, int]:
         """(messages, tokens) of the rows with these statuses."""
         rows = [r for r in self.rows if r.status in statuses]
-        return len(rows), sum(r.tokens for r in rows)
+        return sum(not r.split for r in rows), sum(r.tokens for r in rows)
 
     def caption(self) -> str:
         sent, sent_tokens = self.count("sent", "added", "summary")
@@ -134,9 +152,7 @@ def draw_messages(conversation: Sequence[ChatMessage],
         said.append(Row(message.role.value, _text(message, width),
                         count_message_tokens(message), status))
     # What the request holds that nobody said: the system prompt and the summary.
-    added = [Row(m.role.value, _text(m, width), count_message_tokens(m),
-                 "summary" if _status(m, True) == "summary" else "added")
-             for m in in_request]
+    added = [row for m in in_request for row in _added(m, width)]
     return MessagesDrawing(title, tuple(added + said))
 
 
