@@ -62,10 +62,24 @@ def _text(merge_summary: Any, previous: str | None) -> str:
     return "\n".join(m.content for m in messages)
 
 
-def _offline(merge_summary: Any) -> str:
+def _offline(merge_summary: Any) -> bool:
+    """Two dialogs, two orders: the old summary's ids and the new ones survive."""
     from ..llm import LlmClient
 
-    return merge_summary(LlmClient(offline=True), PREVIOUS, list(OVERFLOW))
+    other_previous = ("- User: Can you track order 55107?\n- Assistant: order 55107 "
+                      "(BitMall BandPro Fitness Band) was delivered; tracking "
+                      "ZT3344556677.")
+    other = [ChatMessage.user("I'd like to return order 55107."),
+             ChatMessage.assistant("Done: refund number RF20260701002 for order "
+                                   "55107, amount ¥699.")]
+    for previous, overflow in ((PREVIOUS, OVERFLOW), (other_previous, other)):
+        got = merge_summary(LlmClient(offline=True), previous, list(overflow))
+        ids = find_ids(previous + render(overflow))
+        missing = [i for i in ids if i not in got]
+        if missing:
+            raise Wrong(f"merging {find_ids(previous)} with "
+                        f"{find_ids(render(overflow))}: your summary lost {missing}")
+    return True
 
 
 def reference_merge(llm: Any, previous: str | None,
@@ -158,8 +172,8 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
            lambda: PREVIOUS.splitlines()[0] in merge_summary(
                Recorder("  "), PREVIOUS, list(OVERFLOW)),
            "if not text.strip(): fall back")
-    yield ("with the offline model: order 88231 and refund RF20260701001 both survive",
-           lambda: all(i in _offline(merge_summary) for i in IDS[::2]),
+    yield ("with the offline model, two orders: every order, tracking and refund "
+           "number survives", lambda: _offline(merge_summary),
            "the offline summarizer reads 'Previous summary:' and 'New messages:'")
     yield ("after 25 merges the summary is still small (it replaces, not appends)",
            lambda: _bounded(merge_summary),
