@@ -6,6 +6,7 @@ cells that print), so the code a learner is shown is the code that is checked.
 """
 
 import ast
+import functools
 import json
 import re
 from pathlib import Path
@@ -34,6 +35,7 @@ OFFICIAL = {
 KNOWN_WRONG = {"07.cap_items": ("07_production_memory", "cap_items")}
 
 
+@functools.cache  # parsed once: the property tests ask for it on every example
 def official(notebook: str, name: str):
     """The definitions of a solutions notebook's code cells, executed quietly."""
     cells = json.loads((SOLUTIONS / f"{notebook}.ipynb").read_text())["cells"]
