@@ -22,8 +22,8 @@ from .tokens import count_message_tokens, count_tokens
 
 # status -> (text mark, row style). The marks are words, so they read in any font.
 STATUS = {
-    "sent": ("sent", "border-left:6px solid #2e7d32"),
-    "added": ("added", "border-left:6px solid #1565c0"),
+    "sent": ("sent", "border-left:6px solid #2e7d32;background:#eef7ee"),
+    "added": ("added", "border-left:6px solid #1565c0;background:#eef3fb"),
     "summary": ("summary", "border-left:6px solid #b26a00;background:#fff3cd"),
     "summarized": ("→ summary", "border-left:6px solid #b26a00;color:#6b5a2e;"
                                 "background:#fdf8ea"),
@@ -123,11 +123,12 @@ class MessagesDrawing:
             f'<td style="{cell}max-width:560px">{html.escape(r.text)}</td></tr>'
             for n, r in enumerate(self.rows, 1))
         head = f"<b>{html.escape(self.title)}</b><br>" if self.title else ""
+        heads = "".join(f'<th style="{cell}">{name}</th>'
+                        for name in ("#", "status", "role", "tokens", "message"))
         return (f'<div>{head}<span style="font-size:12px">'
                 f"{html.escape(self.caption())}</span>"
                 f'<table style="border-collapse:collapse;margin-top:4px">'
-                f"<tr><th>#</th><th>status</th><th>role</th><th>tokens</th>"
-                f"<th>message</th></tr>{rows}</table></div>")
+                f'<tr style="text-align:left">{heads}</tr>{rows}</table></div>')
 
 
 def draw_messages(conversation: Sequence[ChatMessage],
