@@ -1,21 +1,47 @@
-"""Rules of the exercise checker: deterministic lines, stubs read as 'not yet'."""
+"""Rules of the exercise checker: a report that teaches, readable in any font."""
 
 import pytest
 
-from tinyagent.exercises import CHECKS, check, exercise
+from tinyagent.exercises import CHECKS, Wrong, check, exercise, expect
 
 
 @exercise("99.double")
 def _double_cases(fn):
-    yield "doubles 2", lambda: fn(2) == 4, "multiply by two"
-    yield "doubles -1", lambda: fn(-1) == -2, "negative numbers too"
+    yield "doubles 2", lambda: expect(fn(2), 4, "with 2"), "multiply by two"
+    yield "doubles -1", lambda: expect(fn(-1), -2, "with -1"), "negative numbers too"
+    yield "doubles 0", lambda: fn(0) == 0, "zero stays zero"
 
 
-def test_all_passing_prints_a_line_per_case(capsys):
-    """A correct answer prints ✅ per case and a passing verdict."""
+def test_all_passing_prints_the_verdict_then_a_line_per_case(capsys):
+    """A correct answer prints the verdict first, then ✓ PASS per case."""
     assert check("99.double", lambda x: 2 * x)
     assert capsys.readouterr().out.splitlines() == [
-        "✅ doubles 2", "✅ doubles -1", "99.double: 2/2 checks passed, well done!"]
+        "99.double: 3/3 checks pass. Well done!",
+        "✓ PASS  doubles 2", "✓ PASS  doubles -1", "✓ PASS  doubles 0"]
+
+
+def test_a_failure_shows_input_value_expected_and_hint(capsys):
+    """The learner's own value is printed next to the expected one, with the input."""
+    assert not check("99.double", lambda x: x + 2)
+    out = capsys.readouterr().out
+    assert "✗ FAIL  doubles -1\n        with -1: got 1; expected -2\n" \
+           "        hint: negative numbers too" in out
+
+
+def test_failures_come_first_in_case_order(capsys):
+    """The first failing case is the first line after the verdict; passes follow."""
+    result = check("99.double", lambda x: x + 2)  # right at 2, wrong at -1 and 0
+    lines = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith(("✓", "✗"))]
+    assert [line[:6] for line in lines] == ["✗ FAIL", "✗ FAIL", "✓ PASS"]
+    assert result.failures == ["doubles -1", "doubles 0"]
+
+
+def test_no_emoji_marks(capsys):
+    """Marks are ✓/✗ with a word, never the emoji that lack glyphs on bare Linux."""
+    check("99.double", lambda x: x)
+    out = capsys.readouterr().out
+    assert "✅" not in out and "❌" not in out and "✗ FAIL" in out
 
 
 def test_a_stub_reads_as_not_yet(capsys):
@@ -24,14 +50,31 @@ def test_a_stub_reads_as_not_yet(capsys):
         raise NotImplementedError
     assert not check("99.double", stub)
     out = capsys.readouterr().out
-    assert "❌ doubles 2 — not implemented yet: multiply by two" in out
-    assert out.rstrip().endswith("0/2 checks passed, not yet — keep going.")
+    assert "✗ FAIL  doubles 2\n        not implemented yet. hint: multiply by two" \
+        in out
+    assert out.startswith("99.double: 0/3 checks pass. Not yet")
 
 
 def test_a_crash_shows_the_error(capsys):
     """Learner code that raises shows the exception type and message."""
     assert not check("99.double", lambda x: x / 0)
     assert "ZeroDivisionError: division by zero" in capsys.readouterr().out
+
+
+def test_the_result_is_no_bare_bool_in_a_notebook():
+    """A check cell's value shows nothing (the report is printed); its repr is
+    deterministic and its truth is the verdict."""
+    result = check("99.double", lambda x: 2 * x)
+    assert result._ipython_display_() is None
+    assert repr(result) == "CheckResult('99.double', passed=3, total=3)"
+    assert bool(result) and not isinstance(result, bool)
+
+
+def test_expect_names_the_input_and_both_values():
+    """expect() raises Wrong "where: got …; expected …" and returns True on a match."""
+    assert expect([1], [1], "x")
+    with pytest.raises(Wrong, match=r"with max_tokens=5: got \[1\]; expected \[\]"):
+        expect([1], [], "with max_tokens=5")
 
 
 def test_unknown_exercise_lists_the_known_ones():

@@ -4,38 +4,25 @@
 newest `max_rounds` turns, however many messages each turn holds (the Nexus "rounds",
 counted so that tool calls cannot shrink the window). `03.token_window` takes a
 function `token_window(messages, max_tokens)` that returns the newest whole turns
-that fit in a token budget, as `TokenWindowChatMemory` holds them. Both must never
-start the history with a tool result whose call is gone. Left out: summaries
-(notebooks 04 and 05).
+that fit in a token budget, as `TokenWindowChatMemory` holds them; its budgets land
+exactly on the boundaries (a turn that fits to the token, and one token less), on
+dialogs drawn from seeds. Both must never start the history with a tool result whose
+call is gone. Left out: summaries (notebooks 04 and 05).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import Any
 
 from ..memory.base import drop_orphans, split_turns
 from ..memory.token_window import TokenWindowChatMemory
-from ..messages import ChatMessage, Role, ToolCall
-from ..tokens import count_message_tokens
-from . import Case, exercise
+from ..messages import ChatMessage, Role
+from . import Case, Wrong, exercise, expect
+from ._dialogs import dialog, roles, size, tokens
 
-
-def _turn(n: int, tools: bool) -> list[ChatMessage]:
-    """Turn n of a made-up dialog: 2 messages, or 4 with a tool call and its result."""
-    user = ChatMessage.user(f"Question {n}: where is my order {88230 + n}?")
-    answer = ChatMessage.assistant(f"Answer {n}: order {88230 + n} was delivered.")
-    if not tools:
-        return [user, answer]
-    call = ToolCall(f"call_{n}", "queryOrder", {"order_id": str(88230 + n)})
-    result = ChatMessage.tool(f"call_{n}", f'{{"order_id": "{88230 + n}", "status": '
-                              '"delivered", "carrier": "SF Express"}')
-    return [user, ChatMessage.assistant("", (call,)), result, answer]
-
-
-def dialog(sizes: str) -> list[ChatMessage]:
-    """"pt" -> a plain turn then a turn with a tool call: [user, answer, user, ...]."""
-    return [m for n, kind in enumerate(sizes, 1) for m in _turn(n, kind == "t")]
+__all__ = ["dialog", "reference_token_window", "well_formed"]  # nb04 uses dialog
 
 
 def well_formed(messages: list[ChatMessage]) -> bool:
@@ -56,34 +43,43 @@ def _raises_value_error(make: Any) -> bool:
         make()
     except ValueError:
         return True
-    return False
+    raise Wrong("RoundsWindowMemory(0) was created without an error")
+
+
+def _keeps(memory_class: Any, max_rounds: int, sizes: str, seed: int) -> bool:
+    messages = dialog(sizes, seed)
+    kept = [m for turn in split_turns(messages)[-max_rounds:] for m in turn]
+    got = _filled(memory_class, max_rounds, messages).messages()
+    return expect(got, kept, f"with max_rounds={max_rounds} after {len(sizes)} turns "
+                  f"({len(messages)} messages)", roles)
 
 
 def _copy_is_safe(memory_class: Any) -> bool:
-    memory = _filled(memory_class, 2, dialog("pp"))
+    memory = _filled(memory_class, 2, dialog("pp", 1))
     memory.messages().clear()
-    return memory.messages() == dialog("pp")
+    return expect(memory.messages(), dialog("pp", 1), "after clearing the list "
+                  "messages() returned, the memory", roles)
 
 
 def _clear_then_add(memory_class: Any) -> bool:
-    memory = _filled(memory_class, 2, dialog("ttt"))
+    memory = _filled(memory_class, 2, dialog("ttt", 2))
     memory.clear()
-    empty = memory.messages() == []
-    for message in dialog("p"):
+    expect(memory.messages(), [], "after clear()", roles)
+    for message in dialog("p", 3):
         memory.add(message)
-    return empty and memory.messages() == dialog("p")
+    return expect(memory.messages(), dialog("p", 3), "after clear() then a turn", roles)
 
 
 def _always_well_formed(memory_class: Any) -> bool:
-    memory, seen = memory_class(2), []
-    for message in dialog("tptpt"):
+    memory = memory_class(2)
+    for n, message in enumerate(dialog("tptpt", 4), 1):
         memory.add(message)
-        seen.append(message)
         held = memory.messages()
         # The last turn may still be arriving: check the whole turns before it.
         complete = [m for turn in split_turns(held)[:-1] for m in turn]
         if not well_formed(complete) or held[0].role is not Role.USER:
-            return False
+            raise Wrong(f"with max_rounds=2, after add #{n}, the memory held "
+                        f"{roles(held)}")
     return True
 
 
@@ -98,10 +94,11 @@ def _in_agent(memory_class: Any) -> bool:
     agent.run("Where is my order 88231?")
     agent.run("I want a refund, it won't go back to its dock")
     calls = agent.last_trace.tool_calls
-    refund = [(c.name, c.arguments.get("order_id")) for c in calls]
+    expect([(c.name, c.arguments.get("order_id")) for c in calls],
+           [("applyRefund", "88231")], "turn 2's tool calls")
     agent.run("How long until the refund arrives?")
-    turns = split_turns(agent.memory.messages())
-    return refund == [("applyRefund", "88231")] and len(turns) == 1
+    return expect(len(split_turns(agent.memory.messages())), 1,
+                  "turns held after turn 3")
 
 
 @exercise("03.rounds_window")
@@ -110,21 +107,24 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
     yield ("max_rounds=0 raises ValueError",
            lambda: _raises_value_error(lambda: memory_class(0)),
            "check max_rounds >= 1 in __init__ and raise ValueError naming the value")
-    yield ("a new memory is empty", lambda: memory_class(3).messages() == [],
+    yield ("a new memory is empty",
+           lambda: expect(memory_class(3).messages(), [], "messages()", roles),
            "start with an empty list")
     yield ("fewer turns than max_rounds: everything is kept",
-           lambda: _filled(memory_class, 3, dialog("pp")).messages() == dialog("pp"),
+           lambda: _keeps(memory_class, 3, "pp", 5),
            "only trim when there are more than max_rounds turns")
+    yield ("exactly max_rounds turns: everything is kept; one more drops the oldest",
+           lambda: _keeps(memory_class, 3, "ptp", 6) and _keeps(memory_class, 3, "ptpp",
+                                                               6),
+           "keep while len(turns) <= max_rounds ('<=', not '<')")
     yield ("plain chat, max_rounds=3: the newest 6 messages (3 rounds)",
-           lambda: _filled(memory_class, 3, dialog("ppppp")).messages()
-           == dialog("ppppp")[-6:], whole)
+           lambda: _keeps(memory_class, 3, "ppppp", 7), whole)
     yield ("with tool calls, a 4-message turn is still one round",
-           lambda: _filled(memory_class, 2, dialog("tttt")).messages()
-           == dialog("tttt")[-8:],
+           lambda: _keeps(memory_class, 2, "tttt", 8),
            "count user messages (turns), not messages: a round = a whole turn")
-    yield ("mixed turns, max_rounds=2: the last two turns, whole",
-           lambda: _filled(memory_class, 2, dialog("tptp")).messages()
-           == dialog("tptp")[-6:], whole)
+    yield ("mixed turns, max_rounds=2 and 4: the last turns, whole",
+           lambda: _keeps(memory_class, 2, "tptp", 9)
+           and _keeps(memory_class, 4, "pttpptpt", 10), whole)
     yield ("never a tool result without its call (checked after every add)",
            lambda: _always_well_formed(memory_class),
            "cut only in front of a user message; never slice [-n:] by messages")
@@ -147,42 +147,74 @@ def reference_token_window(messages: list[ChatMessage],
     return memory.messages()
 
 
-def _tokens(messages: list[ChatMessage]) -> int:
-    return sum(count_message_tokens(m) for m in messages)
+def boundaries(messages: list[ChatMessage]) -> list[int]:
+    """The cost of the newest 1, 2, 3… turns: budgets that fit them to the token."""
+    return list(accumulate(tokens(t) for t in reversed(split_turns(messages))))
+
+
+def _windows(token_window: Any, sizes: str, seed: int, budgets: Any) -> bool:
+    """The learner's window agrees with the reference at each budget."""
+    for budget in budgets(dialog(sizes, seed)):
+        got = token_window(dialog(sizes, seed), budget)  # fresh input every call
+        expected = reference_token_window(dialog(sizes, seed), budget)
+        if got != expected:
+            raise Wrong(f"with max_tokens={budget} on a {len(sizes)}-turn dialog "
+                        f"{roles(dialog(sizes, seed))}: kept {size(got)}; expected "
+                        f"{size(expected)}")
+    return True
+
+
+def _fits(token_window: Any, sizes: str, seed: int) -> bool:
+    messages = dialog(sizes, seed)
+    for budget in range(boundaries(messages)[0], tokens(messages) + 1, 7):
+        got = token_window(dialog(sizes, seed), budget)
+        if tokens(got) > budget:
+            raise Wrong(f"with max_tokens={budget}: kept {size(got)}, over budget")
+        newest = dialog(sizes, seed)[len(messages) - len(got):]
+        if not well_formed(got) or newest != got:
+            raise Wrong(f"with max_tokens={budget}: kept {roles(got)}, not the newest "
+                        "whole turns")
+    return True
 
 
 def _unchanged(token_window: Any) -> bool:
-    messages = dialog("tptp")
-    token_window(messages, 60)
-    return messages == dialog("tptp")
+    messages = dialog("tptp", 11)
+    token_window(messages, boundaries(messages)[1])
+    return expect(roles(messages), roles(dialog("tptp", 11)), "your argument "
+                  "afterwards", str)
 
 
 @exercise("03.token_window")
 def _token_window_cases(token_window: Any) -> Iterator[Case]:
-    mixed = dialog("tptpt")
-    budgets = (100, 150, 180, 250)  # the turns here cost 74, 31, 74, 31, 74 tokens
-    sums = "add up count_message_tokens(m) over each turn"
+    def exactly(messages: list[ChatMessage]) -> list[int]:
+        return boundaries(messages)
+
+    def one_less(messages: list[ChatMessage]) -> list[int]:
+        return [b - 1 for b in boundaries(messages)[1:]]
+
     yield ("a budget that fits everything returns every message",
-           lambda: token_window(mixed, 10_000) == mixed,
-           "nothing to drop when the total fits")
-    yield ("the result fits in max_tokens (budgets 100, 150, 180, 250)",
-           lambda: all(_tokens(token_window(mixed, b)) <= b for b in budgets),
-           sums)
-    yield ("the newest messages are kept (the result ends where the input ends)",
-           lambda: all(mixed[len(mixed) - len(token_window(mixed, b)):]
-                       == token_window(mixed, b) for b in budgets),
-           "walk the turns from the newest to the oldest")
-    yield ("whole turns only: it starts with a user message, no orphan tool result",
-           lambda: all(well_formed(token_window(mixed, b)) for b in budgets),
-           "drop whole turns (split_turns), never single messages")
-    yield ("as many turns as fit: nothing dropped that would have fit",
-           lambda: all(token_window(mixed, b) == reference_token_window(mixed, b)
-                       for b in budgets),
+           lambda: _windows(token_window, "tptpt", 1,
+                            lambda m: [tokens(m) + 500, tokens(m)]),
+           "nothing to drop when the total fits (the total itself fits: '<=')")
+    yield ("the result fits in max_tokens, newest whole turns (budgets every 7 tokens)",
+           lambda: _fits(token_window, "tptpt", 2) and _fits(token_window, "ttpp", 3),
+           "walk split_turns(messages) from the newest, adding up "
+           "count_message_tokens(m)")
+    yield ("a budget that fits the newest turns to the token keeps them all",
+           lambda: _windows(token_window, "tptpt", 4, exactly)
+           and _windows(token_window, "pttptp", 5, exactly),
+           "a turn fits when used + its tokens <= max_tokens ('<=', not '<')")
+    yield ("one token less drops the oldest of those turns",
+           lambda: _windows(token_window, "tptpt", 6, one_less)
+           and _windows(token_window, "pttptp", 7, one_less),
            "stop at the first turn (going back in time) that does not fit")
     yield ("a newest turn bigger than the budget is kept alone, whole",
-           lambda: token_window(mixed, 10) == mixed[-4:],
+           lambda: _windows(token_window, "pt", 8, lambda m: [10, 1])
+           and _windows(token_window, "t", 9, lambda m: [5]),
            "the newest turn is always kept, as TokenWindowChatMemory does")
-    yield ("an empty list gives an empty list", lambda: token_window([], 100) == [],
+    yield ("an empty list gives an empty list",
+           lambda: expect(token_window([], 100), [], "with [] and max_tokens=100",
+                          roles),
            "no turns, nothing to keep")
     yield ("the list passed in is left unchanged", lambda: _unchanged(token_window),
            "build a new list; don't pop from the input")

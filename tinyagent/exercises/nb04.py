@@ -3,8 +3,9 @@
 `04.summary_trigger` takes a function `plan_compression(messages, threshold,
 keep_recent)` that returns how many of the oldest messages to compress now (0: not
 yet), as SummaryChatMemory decides it: compress once `threshold` messages are held,
-cut only between turns, and keep at least `keep_recent` messages verbatim. Left
-out: writing the summary itself (the notebook shows it) and merging (notebook 05).
+cut only between turns, and keep at least `keep_recent` messages verbatim. Each case
+names its dialog, the learner's number and SummaryChatMemory's. Left out: writing the
+summary itself (the notebook shows it) and merging (notebook 05).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from typing import Any
 from ..memory.base import split_turns
 from ..memory.summary import compression_cut
 from ..messages import ChatMessage
-from . import Case, exercise
-from .nb03 import dialog
+from . import Case, Wrong, exercise
+from ._dialogs import dialog
 
 
 def reference_plan(messages: list[ChatMessage], threshold: int,
@@ -34,38 +35,59 @@ def _one_long_turn() -> list[ChatMessage]:
     return turn[:1] + turn[1:3] * 5 + turn[3:]
 
 
+def _shape(messages: list[ChatMessage]) -> str:
+    """"turns of 4, 2, 4 messages"."""
+    sizes = ", ".join(str(len(t)) for t in split_turns(messages))
+    return f"{len(messages)} messages in turns of {sizes}"
+
+
+def _agrees(plan_compression: Any, make: Any, pairs: Any,
+            expected: int | None = None) -> bool:
+    """Compare with SummaryChatMemory on fresh messages for each (threshold, keep)."""
+    for threshold, keep in pairs:
+        want = reference_plan(make(), threshold, keep) if expected is None \
+            else expected
+        got = plan_compression(make(), threshold, keep)
+        if got != want:
+            raise Wrong(f"with {_shape(make())}, threshold={threshold}, keep_recent="
+                        f"{keep}: returned {got}; expected {want}")
+    return True
+
+
+PAIRS = ((4, 2), (6, 3), (8, 4), (10, 4), (12, 5), (6, 2), (8, 2), (10, 5), (12, 2),
+         (4, 3))
+
+
 @exercise("04.summary_trigger")
 def _summary_trigger_cases(plan_compression: Any) -> Iterator[Case]:
-    plain = dialog("ppppp")  # 10 messages, 5 turns of 2
-    tools = dialog("tptp")  # turns of 4, 2, 4, 2 messages
+    def plain() -> list[ChatMessage]:
+        return dialog("ppppp", 1)  # 10 messages, 5 turns of 2
+
+    def tools() -> list[ChatMessage]:
+        return dialog("tptp", 2)  # turns of 4, 2, 4, 2 messages
+
     turns = "walk split_turns(messages) from the oldest turn"
     yield ("below the threshold: 0 (don't compress yet)",
-           lambda: plan_compression(plain[:8], 10, 4) == 0,
+           lambda: _agrees(plan_compression, lambda: plain()[:8], [(10, 4), (9, 2)], 0),
            "return 0 while len(messages) < threshold")
-    yield ("at the threshold, it compresses (10 messages, threshold 10)",
-           lambda: plan_compression(plain, 10, 4) > 0,
+    yield ("exactly at the threshold, it compresses (10 messages, threshold 10)",
+           lambda: _agrees(plan_compression, plain, [(10, 4)], 6),
            "'>=': the agent adds a whole turn at once, so compress on reaching it")
-    yield ("plain chat, 10 messages, keep_recent=4: compress the oldest 6",
-           lambda: plan_compression(plain, 10, 4) == 6,
-           "everything but the newest keep_recent messages")
     yield ("at least keep_recent messages stay verbatim",
-           lambda: all(len(m) - plan_compression(m, 4, k) >= k
-                       for m in (plain, tools) for k in (2, 3, 5)),
+           lambda: _agrees(plan_compression, plain, [(4, k) for k in (2, 3, 5)])
+           and _agrees(plan_compression, tools, [(4, k) for k in (2, 3, 5)]),
            "stop before the cut would leave fewer than keep_recent messages")
     yield ("the cut falls between turns: the kept part starts with a user message",
-           lambda: all(plan_compression(tools, 4, k) in (0, 4, 6, 10)
-                       for k in (2, 3, 4, 5, 6)), turns)
+           lambda: _agrees(plan_compression, tools, [(4, k) for k in (2, 3, 4, 5, 6)]),
+           turns)
     yield ("keep_recent=3 in plain chat keeps 4 (half a turn is never kept)",
-           lambda: plan_compression(plain, 10, 3) == 6, turns)
+           lambda: _agrees(plan_compression, plain, [(10, 3)], 6), turns)
     yield ("turns of 4, 2, 4, 2 messages, keep_recent=2: compress 10",
-           lambda: plan_compression(tools, 10, 2) == 10,
+           lambda: _agrees(plan_compression, tools, [(10, 2)], 10),
            "take as many whole turns as you can, not just the oldest one")
     yield ("one long turn (12 messages): nothing to compress, 0",
-           lambda: plan_compression(_one_long_turn(), 10, 4) == 0,
+           lambda: _agrees(plan_compression, _one_long_turn, [(10, 4)], 0),
            "the newest turn is never cut, even when it is long")
     yield ("matches SummaryChatMemory on 40 cases (sizes 4–12, keep 2–5)",
-           lambda: all(plan_compression(m, t, k) == reference_plan(m, t, k)
-                       for m in (plain, tools, dialog("ttpptp"), dialog("pttp"))
-                       for t, k in ((4, 2), (6, 3), (8, 4), (10, 4), (12, 5),
-                                    (6, 2), (8, 2), (10, 5), (12, 2), (4, 3))),
-           turns)
+           lambda: all(_agrees(plan_compression, lambda s=s: dialog(s, 3), PAIRS)
+                       for s in ("ppppp", "tptp", "ttpptp", "pttp")), turns)

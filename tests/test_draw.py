@@ -1,0 +1,68 @@
+"""The picture of the messages array: each message marked by where it went."""
+
+from tinyagent.draw import draw_messages
+from tinyagent.memory.summarizer import summary_message
+from tinyagent.messages import ChatMessage, ToolCall
+from tinyagent.tokens import count_message_tokens
+
+SYSTEM = ChatMessage.system("You are BitMall's assistant.")
+Q1 = ChatMessage.user("Where is my order 88231?")
+A1 = ChatMessage.assistant("Delivered.")
+Q2 = ChatMessage.user("I want a refund")
+
+
+def statuses(drawing):
+    return [(row.role, row.status) for row in drawing.rows]
+
+
+def test_unsent_messages_are_dropped_and_the_system_prompt_is_added():
+    """What the request lacks is 'dropped'; what only the request has is 'added'."""
+    drawing = draw_messages([Q1, A1, Q2], [SYSTEM, Q2])
+    assert statuses(drawing) == [("system", "added"), ("user", "dropped"),
+                                 ("assistant", "dropped"), ("user", "sent")]
+
+
+def test_summarized_messages_and_the_summary_are_marked():
+    """Messages folded into a summary say so; the fenced summary is 'summary'."""
+    summary = summary_message("- order 88231 delivered")
+    drawing = draw_messages([Q1, A1, Q2], [SYSTEM, summary, Q2], summarized=[Q1, A1])
+    assert statuses(drawing) == [("system", "added"), ("system", "summary"),
+                                 ("user", "summarized"), ("assistant", "summarized"),
+                                 ("user", "sent")]
+    assert "in the summary: 2 messages" in drawing.caption()
+
+
+def test_a_repeated_message_is_matched_once():
+    """Two equal questions: only as many are 'sent' as the request holds."""
+    drawing = draw_messages([Q1, Q1], [Q1])
+    assert [row.status for row in drawing.rows] == ["sent", "dropped"]
+
+
+def test_tool_calls_are_drawn_and_the_output_is_deterministic():
+    """A tool call shows its name and arguments; text and HTML are repeatable."""
+    call = ChatMessage.assistant("", (ToolCall("c1", "queryOrder",
+                                               {"order_id": "88231"}),))
+    first = draw_messages([Q1, call], [SYSTEM, Q1, call], title="turn 1")
+    again = draw_messages([Q1, call], [SYSTEM, Q1, call], title="turn 1")
+    assert "→ queryOrder(88231)" in repr(first)
+    assert repr(first) == repr(again) and first._repr_html_() == again._repr_html_()
+    assert "<table" in first._repr_html_() and "0x" not in repr(first)
+
+
+def test_the_caption_counts_messages_and_tokens():
+    """The caption sums what is sent and what is dropped, tokens included."""
+    caption = draw_messages([Q1, A1, Q2], [SYSTEM, Q2]).caption()
+    assert caption.startswith("request: 2 messages, ")
+    assert "dropped: 2 messages" in caption
+
+
+def test_a_summary_inside_the_system_prompt_gets_its_own_row():
+    """The agent merges the summary into the system prompt: drawn as two rows whose
+    tokens add up to the message's."""
+    merged = ChatMessage.system(SYSTEM.content + "\n\n" +
+                                summary_message("- refund RF20260701001").content)
+    drawing = draw_messages([Q1, A1, Q2], [merged, Q2], summarized=[Q1, A1])
+    assert statuses(drawing)[:2] == [("system", "added"), ("system", "summary")]
+    assert drawing.rows[0].tokens + drawing.rows[1].tokens == \
+        count_message_tokens(merged)
+    assert drawing.caption().startswith("request: 2 messages")

@@ -1,0 +1,543 @@
+"""A catalogue of plausible wrong solutions, one list per exercise.
+
+Each entry is (id, code, the case that must fail first). They are the slips a learner
+makes: an off-by-one at a boundary, a shared or mutated list, a summary that appends
+instead of replacing, a memory that writes one dialog's facts in by hand.
+test_exercise_catalogue.py asserts that each is rejected and names that case. The
+official solutions are read from the solutions notebooks there; the ones that have no
+notebook cell yet are at the end of this file.
+"""
+
+import json
+
+from tinyagent import (
+    HybridChatMemory,
+    InMemoryChatMemory,
+    SlidingWindowChatMemory,
+    SummaryChatMemory,
+)
+from tinyagent.memory.base import split_turns
+from tinyagent.memory.summarizer import (
+    PROMPT,
+    SUMMARY_FOOTER,
+    SUMMARY_HEADER,
+    fallback_summary,
+    find_ids,
+    keep_ids,
+    render,
+    summary_message,
+)
+from tinyagent.messages import ChatMessage, Role
+from tinyagent.production.incremental import SummaryState
+from tinyagent.tokens import count_message_tokens
+
+
+# -- 00.no_progress
+def jaccard(a, b):
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
+
+
+def _pairs_alike(last, op=lambda x: x >= 0.7):
+    return len(last) == 3 and all(op(jaccard(a, b)) for i, a in enumerate(last)
+                                  for b in last[i + 1:])
+
+
+NO_PROGRESS = [
+    ("neighbours-only", lambda t: (lambda last: len(last) == 3 and all(
+        jaccard(last[i], last[i + 1]) >= 0.7 for i in (0, 1)))(
+        [x for x in t if x.strip()][-3:]), "every pair must be alike"),
+    ("strictly-above", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],
+                                              lambda j: j > 0.7), "exactly 0.7"),
+    ("keeps-blanks", lambda t: _pairs_alike(t[-3:]), "blank thoughts are skipped"),
+    ("first-three", lambda t: _pairs_alike([x for x in t if x.strip()][:3]),
+     "only the last three"),
+    ("true-when-short", lambda t: len([x for x in t if x.strip()]) < 3
+     or _pairs_alike([x for x in t if x.strip()][-3:]), "fewer than three"),
+    ("blanks-after-slicing", lambda t: _pairs_alike([x for x in t[-3:] if x.strip()]),
+     "blank thoughts are skipped"),
+]
+
+# -- 00.same_signature
+SAME_SIGNATURE = [
+    ("compares-ids-too", lambda a, b: list(a) == list(b),
+     "the same call with a new id"),
+    ("names-only", lambda a, b: sorted(c.name for c in a) == sorted(c.name for c in b),
+     "another order number"),
+    ("sets-lose-counts", lambda a, b: {c.signature() for c in a}
+     == {c.signature() for c in b}, "that call twice"),
+    ("order-matters", lambda a, b: [c.signature() for c in a]
+     == [c.signature() for c in b], "any order"),
+    ("unsorted-json", lambda a, b: sorted(f"{c.name}{json.dumps(c.arguments)}"
+                                          for c in a)
+     == sorted(f"{c.name}{json.dumps(c.arguments)}" for c in b), "argument order"),
+]
+
+
+# -- 00.what_to_remember
+def _is_answer(m):
+    return m.role is Role.ASSISTANT and not m.tool_calls
+
+
+def _user_or_answer(m):
+    return m.role is Role.USER or _is_answer(m)
+
+
+def _drops_in_place(messages):
+    messages[:] = [m for m in messages if _user_or_answer(m)]
+    return messages
+
+
+WHAT_TO_REMEMBER = [
+    ("keeps-tool-calls", lambda ms: [m for m in ms if m.role in (Role.USER,
+                                                                 Role.ASSISTANT)],
+     "a turn with tool calls"),
+    ("keeps-non-empty-assistant", lambda ms: [m for m in ms if m.role is Role.USER or (
+        m.role is Role.ASSISTANT and m.content)], "a turn with tool calls"),
+    ("keeps-system", lambda ms: [m for m in ms if m.role is Role.SYSTEM
+                                 or _user_or_answer(m)], "a turn without tools"),
+    ("last-turn-only", lambda ms: [m for m in ms if _user_or_answer(m)][-2:],
+     "several turns"),
+    ("mutates-input", _drops_in_place, "the list passed in"),
+]
+
+
+# -- 01.build_messages
+def _appends(system, history, user_text):
+    history.append(ChatMessage.user(user_text))
+    return [ChatMessage.system(system), *history]
+
+
+BUILD_MESSAGES = [
+    ("stateless", lambda s, h, u: [ChatMessage.system(s), ChatMessage.user(u)],
+     "it returns a list"),
+    ("system-after-history", lambda s, h, u: [*h, ChatMessage.system(s),
+                                              ChatMessage.user(u)],
+     "it returns a list"),
+    ("mutates-history", _appends, "the history list passed in"),
+    ("dicts", lambda s, h, u: [{"role": "system", "content": s},
+                               *[m.to_dict() for m in h],
+                               {"role": "user", "content": u}], "it returns a list"),
+    ("last-turn-only", lambda s, h, u: [ChatMessage.system(s), *h[-2:],
+                                        ChatMessage.user(u)], "the whole history"),
+    ("hard-coded-order", lambda s, h, u: [ChatMessage.system(s), ChatMessage.user(
+        "Where is my order 88231?"), ChatMessage.user(u)], "it returns a list"),
+]
+
+
+# -- 02.my_memory
+class ListMemory:
+    def __init__(self):
+        self._messages = []
+
+    def add(self, message):
+        self._messages.append(message)
+
+    def messages(self):
+        return list(self._messages)
+
+    def clear(self):
+        self._messages.clear()
+
+
+class NoCopy(ListMemory):
+    def messages(self):
+        return self._messages
+
+
+class SharedList(ListMemory):
+    shared = []
+
+    def __init__(self):
+        self._messages = SharedList.shared
+
+
+class NewestFirst(ListMemory):
+    def add(self, message):
+        self._messages.insert(0, message)
+
+
+class Forgetful(ListMemory):
+    def add(self, message):
+        self._messages = [message]
+
+
+class LastThree(ListMemory):
+    """An "unbounded" memory that keeps only the last 3: it passed the old checker."""
+
+    def add(self, message):
+        self._messages = (self._messages + [message])[-3:]
+
+
+class LastTwenty(ListMemory):
+    def add(self, message):
+        self._messages = (self._messages + [message])[-20:]
+
+
+MY_MEMORY = [
+    ("no-copy", NoCopy, "messages() returns a copy"),
+    ("shared-list", SharedList, "it is unbounded"),
+    ("newest-first", NewestFirst, "messages() gives back"),
+    ("keeps-last-one", Forgetful, "messages() gives back"),
+    ("keeps-last-three", LastThree, "messages() gives back"),
+    ("keeps-last-twenty", LastTwenty, "it is unbounded"),
+]
+
+
+# -- 03.rounds_window
+class RoundsWindowMemory:
+    def __init__(self, max_rounds):
+        if max_rounds < 1:
+            raise ValueError(f"max_rounds must be >= 1, got {max_rounds}")
+        self.max_rounds = max_rounds
+        self._messages = []
+
+    def add(self, message):
+        self._messages.append(message)
+        turns = split_turns(self._messages)
+        if len(turns) > self.max_rounds:
+            self._messages = [m for t in turns[-self.max_rounds:] for m in t]
+
+    def messages(self):
+        return list(self._messages)
+
+    def clear(self):
+        self._messages = []
+
+
+class LastMessages(RoundsWindowMemory):
+    def add(self, message):
+        self._messages = (self._messages + [message])[-2 * self.max_rounds:]
+
+
+class OneTooMany(RoundsWindowMemory):
+    def add(self, message):
+        self._messages.append(message)
+        turns = split_turns(self._messages)
+        self._messages = [m for t in turns[-self.max_rounds - 1:] for m in t]
+
+
+class OneTooFew(RoundsWindowMemory):
+    def add(self, message):
+        self._messages.append(message)
+        turns = split_turns(self._messages)
+        if len(turns) >= self.max_rounds:
+            self._messages = [m for t in turns[-self.max_rounds + 1:] for m in t] \
+                if self.max_rounds > 1 else turns[-1]
+
+
+class NoCheck(RoundsWindowMemory):
+    def __init__(self, max_rounds):
+        self.max_rounds, self._messages = max(max_rounds, 1), []
+
+
+class HandsOutList(RoundsWindowMemory):
+    def messages(self):
+        return self._messages
+
+
+ROUNDS_WINDOW = [
+    ("counts-messages", LastMessages, "exactly max_rounds turns"),
+    ("off-by-one-over", OneTooMany, "exactly max_rounds turns"),
+    ("off-by-one-under", OneTooFew, "exactly max_rounds turns"),
+    ("no-value-check", NoCheck, "max_rounds=0"),
+    ("no-copy", HandsOutList, "messages() returns a copy"),
+]
+
+
+# -- 03.token_window
+def _window(messages, max_tokens, fits=lambda used, budget: used <= budget,
+            keep_newest=True):
+    kept, used = [], 0
+    for turn in reversed(split_turns(messages)):
+        size = sum(count_message_tokens(m) for m in turn)
+        if (kept or not keep_newest) and not fits(used + size, max_tokens):
+            break
+        kept, used = turn + kept, used + size
+    return kept
+
+
+def per_message(messages, max_tokens):
+    kept = list(messages)
+    while len(kept) > 1 and sum(count_message_tokens(m) for m in kept) > max_tokens:
+        kept.pop(0)
+    return kept
+
+
+def oldest_first(messages, max_tokens):
+    kept, used = [], 0
+    for turn in split_turns(messages):
+        size = sum(count_message_tokens(m) for m in turn)
+        if used + size > max_tokens:
+            break
+        kept, used = kept + turn, used + size
+    return kept
+
+
+def pops_input(messages, max_tokens):
+    while len(split_turns(messages)) > 1 and sum(
+            count_message_tokens(m) for m in messages) > max_tokens:
+        del messages[:len(split_turns(messages)[0])]
+    return messages
+
+
+TOKEN_WINDOW = [
+    ("strict-less-than", lambda m, b: _window(m, b, lambda u, x: u < x),
+     "a budget that fits everything"),
+    ("cuts-messages", per_message, "the result fits in max_tokens"),
+    ("drops-newest-too", lambda m, b: _window(m, b, keep_newest=False),
+     "a newest turn bigger"),
+    ("keeps-oldest", oldest_first, "the result fits in max_tokens"),
+    ("mutates-input", pops_input, "the list passed in"),
+    ("skips-too-big-turns", lambda m, b: [x for t in split_turns(m)
+                                          if sum(map(count_message_tokens, t)) <= b
+                                          for x in t], "the result fits in max_tokens"),
+]
+
+
+# -- 04.summary_trigger
+def plan_compression(messages, threshold, keep_recent):
+    if len(messages) < threshold:
+        return 0
+    cut = 0
+    for turn in split_turns(messages):
+        if len(messages) - cut - len(turn) < keep_recent:
+            break
+        cut += len(turn)
+    return cut
+
+
+def oldest_turn_only(messages, threshold, keep_recent):
+    turns = split_turns(messages)
+    if len(messages) < threshold or len(turns) < 2:
+        return 0
+    return len(turns[0]) if len(messages) - len(turns[0]) >= keep_recent else 0
+
+
+def keeps_too_little(messages, threshold, keep_recent):
+    if len(messages) < threshold:
+        return 0
+    return sum(len(turn) for turn in split_turns(messages)[:-1])
+
+
+SUMMARY_TRIGGER = [
+    ("cuts-mid-turn", lambda m, t, k: len(m) - k if len(m) >= t else 0,
+     "at least keep_recent"),
+    ("fires-one-late", lambda m, t, k: plan_compression(m, t + 1, k),
+     "exactly at the threshold"),
+    ("one-turn-a-time", oldest_turn_only, "exactly at the threshold"),
+    ("ignores-keep-recent", keeps_too_little, "exactly at the threshold"),
+    ("fixed-keep-4", lambda m, t, k: plan_compression(m, t, 4), "at least keep_recent"),
+]
+
+
+# -- 05.merge_step
+def _request(previous, overflow):
+    return [ChatMessage.system(PROMPT), ChatMessage.user(
+        f"Previous summary:\n{previous or '(none)'}\n\n"
+        f"New messages:\n{render(overflow)}")]
+
+
+def merge_summary(llm, previous, overflow):
+    request = _request(previous, overflow)
+    try:
+        text = llm.chat(request).content.strip()
+    except Exception:
+        text = ""
+    return keep_ids(text or fallback_summary(previous, overflow),
+                    find_ids(request[1].content))
+
+
+def from_scratch(llm, previous, overflow):
+    request = _request(None, overflow)  # forgets the previous summary
+    return keep_ids(llm.chat(request).content, find_ids(request[1].content))
+
+
+def no_guard(llm, previous, overflow):
+    try:
+        text = llm.chat(_request(previous, overflow)).content.strip()
+    except Exception:
+        text = ""
+    return text or fallback_summary(previous, overflow)
+
+
+def raises_on_failure(llm, previous, overflow):
+    request = _request(previous, overflow)
+    return keep_ids(llm.chat(request).content, find_ids(request[1].content))
+
+
+def says_none(llm, previous, overflow):
+    request = [ChatMessage.system(PROMPT), ChatMessage.user(
+        f"Previous summary:\n{previous}\n\nNew messages:\n{render(overflow)}")]
+    try:
+        text = llm.chat(request).content.strip()
+    except Exception:
+        text = ""
+    return keep_ids(text or fallback_summary(previous, overflow),
+                    find_ids(request[1].content))
+
+
+def appends_request(llm, previous, overflow):
+    """The whole request appended to the reply: ~10,000 tokens after 50 turns."""
+    request = _request(previous, overflow)
+    try:
+        text = llm.chat(request).content.strip()
+    except Exception:
+        text = ""
+    return (text or fallback_summary(previous, overflow)) + "\n" + request[1].content
+
+
+def appends_previous(llm, previous, overflow):
+    return "\n".join(filter(None, [previous, merge_summary(llm, None, overflow)]))
+
+
+MERGE_STEP = [
+    ("not-incremental", from_scratch, "the request holds the previous summary"),
+    ("no-entity-guard", no_guard, "a reply that drops the numbers"),
+    ("no-fallback", raises_on_failure, "a failing model does not raise"),
+    ("prints-None", says_none, "first merge"),
+    ("appends-the-request", appends_request, "it returns the model's summary"),
+    ("appends-previous", appends_previous, "the request holds the previous summary"),
+]
+
+
+# -- 06.tune_hybrid
+class HardCodedFacts(HybridChatMemory):
+    """Seed 0's three facts written in, instead of the summary."""
+
+    def __init__(self, llm):
+        super().__init__(llm, 4, 8)
+
+    def messages(self):
+        facts = "- order 61554, tracking SF2233445566, refund RF20260701001"
+        return [ChatMessage.system(facts)] + [m for m in super().messages()
+                                              if m.role is not Role.SYSTEM]
+
+
+TUNE_HYBRID = [
+    ("the-default", lambda llm: HybridChatMemory(llm, 6, 10), "peak prompt tokens"),
+    ("compresses-every-turn", lambda llm: HybridChatMemory(llm, 2, 3),
+     "tokens sent over the dialog"),
+    ("hard-codes-seed-0", HardCodedFacts, "every planted fact is recalled"),
+    ("not-a-hybrid", lambda llm: InMemoryChatMemory(), "it returns a HybridChatMemory"),
+]
+
+
+# -- 06.cheapest_recall
+def choose_memory(llm, turns):
+    """Short chats: keep everything (no summarizer calls); long: summarize."""
+    return InMemoryChatMemory() if turns <= 20 else SummaryChatMemory(llm, 10, 4)
+
+
+CHEAPEST_RECALL = [
+    ("always-in-memory", lambda llm, turns: InMemoryChatMemory(), "30 turns"),
+    ("always-the-default-hybrid", lambda llm, turns: HybridChatMemory(llm, 6, 10),
+     "10 turns"),
+    ("a-window", lambda llm, turns: SlidingWindowChatMemory(6), "10 turns"),
+    ("no-memory", lambda llm, turns: None, "10 turns"),
+]
+
+
+# -- 07.cap_items
+def cap_items(items, max_items=6, max_chars=80):
+    kept = [i if len(i) <= max_chars else i[: max_chars - 1] + "…"
+            for i in items if i.strip()]
+    return kept[-max_items:] if max_items > 0 else []
+
+
+def mutates(items, max_items=6, max_chars=80):
+    while len(items) > max_items:
+        items.pop(0)
+    return cap_items(items, max_items, max_chars)
+
+
+CAP_ITEMS = [
+    ("keeps-oldest", lambda items, max_items=6, max_chars=80: cap_items(
+        items, 10**6, max_chars)[:max_items], "eight items"),
+    ("no-ellipsis", lambda items, max_items=6, max_chars=80: [
+        i[:max_chars] for i in items if i.strip()][-max_items:], "longer than 80"),
+    ("mutates", mutates, "blanks are dropped before"),
+    ("fixed-caps", lambda items, max_items=6, max_chars=80: cap_items(items),
+     "max_items=0"),
+    ("slices-before-dropping-blanks", lambda items, max_items=6, max_chars=80: [
+        i if len(i) <= max_chars else i[: max_chars - 1] + "…"
+        for i in items[-max_items:] if i.strip()], "blanks are dropped before"),
+    ("minus-zero-slice", lambda items, max_items=6, max_chars=80: cap_items(
+        items, 10**6, max_chars)[-max_items:], "max_items=0"),
+    ("clips-at-81", lambda items, max_items=6, max_chars=80: [
+        i if len(i) <= max_chars + 1 else i[:max_chars] + "…"
+        for i in items if i.strip()][-max_items:] if max_items else [],
+     "longer than 80"),
+]
+
+
+# -- 07.apply_if_current
+def apply_if_current(state, planned_version, batch_size, text):
+    if planned_version != state.version:
+        return state  # the summary moved on since the batch was planned: stale
+    return SummaryState(text, state.covered_up_to + batch_size,
+                        state.compression_count + 1, state.version + 1)
+
+
+APPLY_IF_CURRENT = [
+    ("always-applies", lambda s, v, n, t: SummaryState(
+        t, s.covered_up_to + n, s.compression_count + 1, s.version + 1),
+     "planned before another compression"),
+    ("older-only", lambda s, v, n, t: s if v < s.version
+     else apply_if_current(s, s.version, n, t), "newer version is stale"),
+    ("forgets-covered", lambda s, v, n, t: s if v != s.version else SummaryState(
+        t, n, s.compression_count + 1, s.version + 1),
+     "a batch planned at the current"),
+    ("fixed-batch", lambda s, v, n, t: apply_if_current(s, v, 4, t),
+     "the first compression"),
+]
+
+
+# -- 07.restore
+def restore(snapshot, transcript):
+    if snapshot is None:
+        return list(transcript)
+    return [summary_message(snapshot.text)] + list(transcript[snapshot.covered_up_to:])
+
+
+RESTORE = [
+    ("replays-everything", lambda s, t: ([summary_message(s.text)] if s else []) + t,
+     "a snapshot of 4 messages"),
+    ("summary-only", lambda s, t: [summary_message(s.text)] if s else list(t),
+     "a snapshot of 4 messages"),
+    ("off-by-one", lambda s, t: ([summary_message(s.text)] + t[s.covered_up_to + 1:])
+     if s else list(t), "a snapshot of 4 messages"),
+    ("unfenced", lambda s, t: ([ChatMessage.user(s.text)] + t[s.covered_up_to:])
+     if s else list(t), "a snapshot of 4 messages"),
+]
+
+
+# -- 07.fence
+def fence(summary):
+    for marker in (SUMMARY_HEADER, SUMMARY_FOOTER):
+        summary = summary.replace(marker, marker.strip("[]"))
+    return summary_message(summary)
+
+
+FENCE = [
+    ("no-defusing", summary_message, "a forged footer"),
+    ("footer-only", lambda s: summary_message(s.replace(SUMMARY_FOOTER, "")),
+     "a forged header"),
+    ("drops-lines", lambda s: fence(s.splitlines()[-1]), "the facts of the summary"),
+    ("as-user", lambda s: ChatMessage.user(fence(s).content), "a summary goes"),
+]
+
+CATALOGUE = {
+    "00.no_progress": NO_PROGRESS, "00.same_signature": SAME_SIGNATURE,
+    "00.what_to_remember": WHAT_TO_REMEMBER, "01.build_messages": BUILD_MESSAGES,
+    "02.my_memory": MY_MEMORY, "03.rounds_window": ROUNDS_WINDOW,
+    "03.token_window": TOKEN_WINDOW, "04.summary_trigger": SUMMARY_TRIGGER,
+    "05.merge_step": MERGE_STEP, "06.tune_hybrid": TUNE_HYBRID,
+    "06.cheapest_recall": CHEAPEST_RECALL, "07.cap_items": CAP_ITEMS,
+    "07.apply_if_current": APPLY_IF_CURRENT, "07.restore": RESTORE, "07.fence": FENCE,
+}
+
+# Reference answers for exercises whose solutions notebook has no cell for them yet.
+REFERENCE = {"06.cheapest_recall": choose_memory, "07.apply_if_current":
+             apply_if_current, "07.restore": restore, "07.fence": fence,
+             "07.cap_items": cap_items}

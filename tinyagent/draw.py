@@ -1,0 +1,160 @@
+"""A picture of the messages array: what goes into the request, what was left out.
+
+Introduced in notebook 01 and used again in 02 to 05. `draw_messages(conversation,
+request)` lines up every message of the conversation so far, oldest first, and marks
+each one: sent in this request, dropped (the model never sees it again), or folded
+into the summary. Messages that only the request holds, the system prompt and the
+summary, are marked as added. A notebook shows it as HTML, coloured rows with their
+token counts; `print()` gives the same rows as text. Both are deterministic, so the
+stored notebooks compare byte for byte. Left out: images (a picture made of HTML
+needs no plotting library and reads the same on every screen).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .memory.summarizer import SUMMARY_HEADER
+from .messages import ChatMessage, Role, clip
+from .tokens import count_message_tokens, count_tokens
+
+# status -> (text mark, row style). The marks are words, so they read in any font.
+STATUS = {
+    "sent": ("sent", "border-left:6px solid #2e7d32;background:#eef7ee"),
+    "added": ("added", "border-left:6px solid #1565c0;background:#eef3fb"),
+    "summary": ("summary", "border-left:6px solid #b26a00;background:#fff3cd"),
+    "summarized": ("→ summary", "border-left:6px solid #b26a00;color:#6b5a2e;"
+                                "background:#fdf8ea"),
+    "dropped": ("dropped", "border-left:6px solid #9e9e9e;color:#8a8a8a;"
+                           "text-decoration:line-through"),
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One message in the picture."""
+
+    role: str
+    text: str  # one line, clipped
+    tokens: int
+    status: str  # a key of STATUS
+    split: bool = False  # the summary's part of the system message: not a message
+
+
+def _text(message: ChatMessage, width: int) -> str:
+    text = " ".join(message.content.split())
+    if message.tool_calls:
+        calls = ", ".join(f"{c.name}({', '.join(map(str, c.arguments.values()))})"
+                          for c in message.tool_calls)
+        text = f"{text} → {calls}".strip(" →") if text else f"→ {calls}"
+    return clip(text, width)
+
+
+def _take(pool: list[ChatMessage], message: ChatMessage) -> bool:
+    """Remove the first message equal to `message` from `pool`; False if none.
+    (Messages with tool calls hold dicts, so they cannot be counted in a set.)"""
+    for i, candidate in enumerate(pool):
+        if candidate == message:
+            del pool[i]
+            return True
+    return False
+
+
+def _added(message: ChatMessage, width: int) -> list[Row]:
+    """Rows for a message only the request holds. The agent puts a summary into its
+    system prompt (providers reject a second system message later on), so a system
+    message that holds the summary's fence is drawn as two rows: prompt, summary."""
+    tokens = count_message_tokens(message)
+    at = message.content.find(SUMMARY_HEADER)
+    if message.role is not Role.SYSTEM or at < 0:
+        return [Row(message.role.value, _text(message, width), tokens, "added")]
+    summary = ChatMessage.system(message.content[at:])
+    if at == 0:
+        return [Row("system", _text(summary, width), tokens, "summary")]
+    part = count_tokens(summary.content)  # the rest is the prompt's: totals stay exact
+    prompt = ChatMessage.system(message.content[:at])
+    return [Row("system", _text(prompt, width), tokens - part, "added"),
+            Row("system", _text(summary, width), part, "summary", split=True)]
+
+
+def _status(message: ChatMessage, in_request: bool) -> str:
+    if message.role is Role.SYSTEM and message.content.startswith(SUMMARY_HEADER):
+        return "summary"
+    return "sent" if in_request else "dropped"
+
+
+@dataclass(frozen=True)
+class MessagesDrawing:
+    """Rows, request order for what is sent; shows as HTML or as text."""
+
+    title: str
+    rows: tuple[Row, ...]
+
+    def count(self, *statuses: str) -> tuple[int, int]:
+        """(messages, tokens) of the rows with these statuses."""
+        rows = [r for r in self.rows if r.status in statuses]
+        return sum(not r.split for r in rows), sum(r.tokens for r in rows)
+
+    def caption(self) -> str:
+        sent, sent_tokens = self.count("sent", "added", "summary")
+        parts = [f"request: {sent} messages, {sent_tokens:,} tokens"]
+        for status, words in (("dropped", "dropped"), ("summarized", "in the summary")):
+            n, tokens = self.count(status)
+            if n:
+                parts.append(f"{words}: {n} messages, {tokens:,} tokens")
+        return " · ".join(parts)
+
+    def __repr__(self) -> str:
+        lines = [self.title, self.caption()] if self.title else [self.caption()]
+        for n, row in enumerate(self.rows, 1):
+            mark = STATUS[row.status][0]
+            lines.append(f"{n:>3} {mark:<10} {row.role:<9} {row.tokens:>4}  {row.text}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        cell = "padding:2px 8px;font-family:monospace;font-size:12px;"
+        rows = "".join(
+            f'<tr style="{STATUS[r.status][1]}"><td style="{cell}">{n}</td>'
+            f'<td style="{cell}">{STATUS[r.status][0]}</td>'
+            f'<td style="{cell}">{r.role}</td>'
+            f'<td style="{cell}text-align:right">{r.tokens}</td>'
+            f'<td style="{cell}max-width:560px">{html.escape(r.text)}</td></tr>'
+            for n, r in enumerate(self.rows, 1))
+        head = f"<b>{html.escape(self.title)}</b><br>" if self.title else ""
+        heads = "".join(f'<th style="{cell}">{name}</th>'
+                        for name in ("#", "status", "role", "tokens", "message"))
+        return (f'<div>{head}<span style="font-size:12px">'
+                f"{html.escape(self.caption())}</span>"
+                f'<table style="border-collapse:collapse;margin-top:4px">'
+                f'<tr style="text-align:left">{heads}</tr>{rows}</table></div>')
+
+
+def draw_messages(conversation: Sequence[ChatMessage],
+                  request: Sequence[ChatMessage], *,
+                  summarized: Sequence[ChatMessage] = (), title: str = "",
+                  width: int = 72) -> MessagesDrawing:
+    """Every message said so far, marked by where it went; then what only the
+    request holds (system prompt, summary) at the top, as the model reads them.
+
+    `conversation`: the transcript, oldest first. `request`: the array sent.
+    `summarized`: the messages a summary memory folded into its summary.
+    """
+    in_request, in_summary = list(request), list(summarized)
+    said: list[Row] = []
+    for message in conversation:
+        if _take(in_request, message):
+            status = _status(message, True)
+        elif _take(in_summary, message):
+            status = "summarized"
+        else:
+            status = "dropped"
+        said.append(Row(message.role.value, _text(message, width),
+                        count_message_tokens(message), status))
+    # What the request holds that nobody said: the system prompt and the summary.
+    added = [row for m in in_request for row in _added(m, width)]
+    return MessagesDrawing(title, tuple(added + said))
+
+
+__all__ = ["MessagesDrawing", "Row", "draw_messages"]

@@ -1,0 +1,62 @@
+"""Made-up dialogs the checkers feed to learner code, and how they describe them.
+
+Used by the checkers of notebooks 00 to 05. A dialog is built fresh on every call, so
+code that changes its argument cannot spoil the next case, and its orders come from a
+seed, so an answer that hard-codes one order number or one dialog does not pass.
+Left out: real model calls (the checkers that need one use the offline model).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..messages import ChatMessage, Role, ToolCall
+from ..tokens import count_message_tokens
+
+ORDERS = ("88231", "90417", "55107", "73820", "61554", "40213", "19876", "30542")
+
+
+def turn(n: int, tools: bool, order: str | None = None) -> list[ChatMessage]:
+    """Turn n: 2 messages, or 4 with a tool call and its result."""
+    order = order or str(88230 + n)
+    user = ChatMessage.user(f"Question {n}: where is my order {order}?")
+    answer = ChatMessage.assistant(f"Answer {n}: order {order} was delivered.")
+    if not tools:
+        return [user, answer]
+    call = ToolCall(f"call_{n}", "queryOrder", {"order_id": order})
+    result = ChatMessage.tool(f"call_{n}", f'{{"order_id": "{order}", "status": '
+                              '"delivered", "carrier": "SF Express"}')
+    return [user, ChatMessage.assistant("", (call,)), result, answer]
+
+
+def dialog(sizes: str, seed: int | None = None) -> list[ChatMessage]:
+    """"pt" -> a plain turn then a turn with a tool call. With a seed, the orders
+    are drawn from ORDERS instead of numbered 88231, 88232, …"""
+    rng = random.Random(seed)
+    return [m for n, kind in enumerate(sizes, 1)
+            for m in turn(n, kind == "t", rng.choice(ORDERS) if seed else None)]
+
+
+def tokens(messages: Sequence[ChatMessage]) -> int:
+    return sum(count_message_tokens(m) for m in messages)
+
+
+def label(message: ChatMessage) -> str:
+    """"user", "tool", "assistant", or "assistant→queryOrder" for a tool call."""
+    calls = "+".join(c.name for c in message.tool_calls)
+    return f"{message.role.value}→{calls}" if calls else message.role.value
+
+
+def roles(messages: Sequence[ChatMessage]) -> str:
+    """A list of messages as the roles it holds: [user, assistant→queryOrder, …]."""
+    return "[" + ", ".join(label(m) for m in messages) + "]"
+
+
+def size(messages: Sequence[ChatMessage]) -> str:
+    """"4 messages (118 tokens)"."""
+    return f"{len(messages)} messages ({tokens(messages)} tokens)"
+
+
+def starts_with_user(messages: Sequence[ChatMessage]) -> bool:
+    return not messages or messages[0].role is Role.USER
