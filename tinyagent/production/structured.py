@@ -18,10 +18,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..llm import SupportsChat
+from ..memory.budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE
 from ..memory.summarizer import (
-    IDS_LINE,
     Summarizer,
     clean,
+    drop_invented,
     fallback_summary,
     keep_ids,
 )
@@ -134,8 +135,10 @@ class StructuredSummarizer(Summarizer):
     """
 
     def __init__(self, llm: SupportsChat, max_chars: int = MAX_RENDER_CHARS,
-                 prompt: str = PROMPT) -> None:
-        super().__init__(llm, max_chars, prompt)
+                 prompt: str = PROMPT, *,
+                 max_tokens: int = DEFAULT_SUMMARY_TOKENS) -> None:
+        super().__init__(llm, max_tokens, prompt)
+        self.max_chars = max_chars  # the rendering's cap; then the token budget
         self.last: StructuredSummary | None = None
 
     def request(self, previous: str | None,
@@ -157,7 +160,8 @@ class StructuredSummarizer(Summarizer):
 
     def finish(self, summary: StructuredSummary, required: Sequence[str]) -> str:
         self.last = summary
-        return summary.render(self.max_chars, required)
+        text = drop_invented(summary.render(self.max_chars, required), required)
+        return self.fit(text)
 
 
 def fallback_document(previous: str | None,
