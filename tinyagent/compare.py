@@ -41,9 +41,9 @@ def make_strategies(llm: LlmClient, names: Sequence[str] = NAMES
         "none": ("none", lambda: None),
         "inmemory": ("in-memory", m.InMemoryChatMemory),
         "window": ("window 6", lambda: m.SlidingWindowChatMemory.from_rounds(3)),
-        "tokens": ("tokens 600", lambda: m.TokenWindowChatMemory(max_tokens=600)),
+        "tokens": ("tokens 400", lambda: m.TokenWindowChatMemory(max_tokens=400)),
         "summary": ("summary 10/4", lambda: m.SummaryChatMemory(llm, 10, 4)),
-        "hybrid": ("hybrid 6/10", lambda: m.HybridChatMemory(llm, 6, 10)),
+        "hybrid": ("hybrid 4/8", lambda: m.HybridChatMemory(llm, 4, 8)),
     }
     unknown = [n for n in names if n not in known]
     if unknown or not names:

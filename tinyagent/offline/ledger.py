@@ -144,17 +144,31 @@ def read_sentence(s: str, context: dict[str, str]) -> list[Fact]:
         return [Fact("product", context["product"], {"offer": offer})]
     name, price = product_of(s), _first(AMOUNT, s)
     if name and price and not COMPARATIVE.search(s):
-        context["product"] = name
         rest = s[s.find("¥", s.find(name)) :]  # after the price: its offer, if any
         rest = re.sub(r"^¥\s?[\d,.]+[\s,，(（]*", "", rest)
         offer = re.split(r"[)）;；]", rest)[0].strip(" .。")
         found = {"price": price, "offer": offer if OFFER.search(offer) else None}
-        return [Fact("product", name, {k: v for k, v in found.items() if v})]
+        short = intents.products(name)  # "S20 Pro" for "BitMall S20 Pro Robot Vacuum"
+        context["product"] = short[0] if short else name
+        return [Fact("product", context["product"],
+                     {k: v for k, v in found.items() if v})]
     for topic, words in POLICIES:
         if words.search(s):
-            text = re.sub(r"^[^:：]{0,12}[:：]\s*", "", s) if topic else s
-            return [Fact("policy", topic, {"text": clip(text, 80)})]
+            text = re.sub(r"^[^:：]{0,12}[:：]\s*", "", s)
+            return [Fact("policy", topic, {"text": main_clause(text)})]
     return []
+
+
+def main_clause(text: str, least: int = 30) -> str:
+    """The sentence up to the first comma that leaves at least `least` characters:
+    "Returns … within 7 days, counted from …" keeps "Returns … within 7 days"."""
+    clauses = re.split(r"(?<=\S)(?=[,，;；])", text.rstrip("。."))
+    kept = clauses[0]
+    for clause in clauses[1:]:
+        if len(kept) >= least:
+            break
+        kept += clause
+    return clip(kept, 72)
 
 
 IDS = re.compile("|".join(p.pattern for p in (
@@ -187,7 +201,9 @@ class Ledger:
             if fact.fields or fact.kind in TEXT_KINDS:
                 self.facts[key] = fact
             return
-        merged = old.fields | fact.fields
+        # "SF123…" alone is no news after "SF Express SF123…": only new values count.
+        news = {k: v for k, v in fact.fields.items() if v not in old.fields.get(k, "")}
+        merged = old.fields | news
         if merged != old.fields:  # newer status, tracking, price: replaces the old
             del self.facts[key]
             self.facts[key] = Fact(fact.kind, fact.key, merged)
