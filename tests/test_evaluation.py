@@ -137,3 +137,17 @@ def test_plots_draw_a_line_or_a_point_per_strategy(evaluation):
     for ax in axes:  # a point per strategy, and the frontier
         assert len(ax.collections) == len(names) and len(ax.get_lines()) == 1
     plt.close("all")
+
+
+def test_the_command_documents_its_arguments(capsys):
+    """`python -m tinyagent.evaluation --help` names turns and seed; a bad length is
+    refused with the rule, not a traceback."""
+    from tinyagent.evaluation import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "turns" in out and "seed" in out and "default: 50" in out
+    with pytest.raises(SystemExit):
+        main(["3"])
+    assert "turns must be >= 6" in capsys.readouterr().err
