@@ -39,6 +39,7 @@ PREVIOUS = re.compile(r"previous summary\s*:?|之前的摘要\s*[:：]?", re.I)
 NEW = re.compile(r"new messages\s*:?|新消息\s*[:：]?", re.I)
 NONE = re.compile(r"^\(?(none|无|没有)\)?$", re.I)
 IDS_LINE = re.compile(r"^ids kept\s*:", re.I)  # the memory's guard rebuilds it
+ENTITIES = ("order", "refund", "product")  # the ledger's kinds with an id or name
 PLEASANTRY = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|great|bye|sure|"
                         r"you're welcome|glad to help|好的|谢谢|你好|嗯|好|再见|不客气)"
                         r"[\s!.,。！，~]*$", re.I)
@@ -130,21 +131,23 @@ def _from_json(block: str) -> str:
 
 def read_previous(ledger: Ledger, block: str) -> None:
     """The previous summary back into the ledger, line by line, by its labels."""
-    kinds = {label: kind for kind, pair in LABELS.items() for label in pair
-             if kind in TEXT_KINDS}
+    kinds = {label: kind for kind, pair in LABELS.items() for label in pair}
     for raw in _from_json(block).splitlines():
         line = raw.strip().removeprefix("- ").strip()
         if not line or NONE.match(line) or IDS_LINE.match(line):
             continue
         match = re.match(r"([^:：]{1,16}?)\s*[:：]\s*(.*)$", line)
         label, rest = (match.group(1), match.group(2)) if match else ("", line)
-        kind = kinds.get(label)
+        kind = kinds.get(label) if kinds.get(label) in TEXT_KINDS else None
         if kind == "policy":
             facts = read_facts(rest) or [Fact("policy", rest[:40], {"text": rest})]
         elif kind:
             facts = [Fact(kind, rest, {"text": rest})]
-        else:
+        else:  # a fact line; one whose label promises an entity it lacks stays as is
             facts = read_facts(line)
+            promised = kinds.get(re.split(r"[\s:：]", line)[0])
+            if promised in ENTITIES and not any(f.kind == promised for f in facts):
+                facts = []
         for fact in facts:
             ledger.add(fact)
         if not facts or any(not ledger.has(i) for i in IDS.findall(line)):
