@@ -188,3 +188,15 @@ def test_importing_compare_does_not_import_matplotlib():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_cli_compare_turns_plays_a_long_dialog_and_short_scripts_say_so(capsys):
+    """--turns N plays the planted-fact dialog of N turns; a script under 10 turns
+    ends with a line saying a summary cannot pay for itself that soon."""
+    from tinyagent.cli import main
+
+    assert main(["compare", "--turns", "12", "--strategies", "inmemory,summary"]) == 0
+    out = capsys.readouterr().out
+    assert "12 turns." in out and "barely started" not in out
+    assert main(["compare", "--strategies", "none"]) == 0
+    assert "tinyagent compare --turns 50" in capsys.readouterr().out
