@@ -193,8 +193,6 @@ def test_importing_compare_does_not_import_matplotlib():
 def test_cli_compare_turns_plays_a_long_dialog_and_short_scripts_say_so(capsys):
     """--turns N plays the planted-fact dialog of N turns; a script under 10 turns
     ends with a line saying a summary cannot pay for itself that soon."""
-    from tinyagent.cli import main
-
     assert main(["compare", "--turns", "12", "--strategies", "inmemory,summary"]) == 0
     out = capsys.readouterr().out
     assert "12 turns." in out and "barely started" not in out
