@@ -1,4 +1,4 @@
-"""Rules of the offline model's summarize mode: extractive, id-keeping, incremental."""
+"""Rules of the offline model's summarize mode: a fact ledger, id-keeping, merged."""
 
 import json
 import re

@@ -65,15 +65,9 @@ def memories(llm: LlmClient, budget: int) -> dict[str, Callable[[], object]]:
         "summary 10/4": lambda: SummaryChatMemory(llm, 10, 4,
                                                   max_summary_tokens=budget),
         "hybrid 4/8": lambda: HybridChatMemory(llm, 4, 8, max_summary_tokens=budget),
-        "production 4 turns": lambda: production(llm, budget),
+        "production 4 turns": lambda: IncrementalSummaryMemory(
+            llm, max_summary_tokens=budget),
     }
-
-
-def production(llm: LlmClient, budget: int) -> IncrementalSummaryMemory:
-    """Notebook 07's memory; its structured summarizer holds the same budget."""
-    memory = IncrementalSummaryMemory(llm)
-    memory.summarizer.max_tokens = budget
-    return memory
 
 
 def long_run(llm: LlmClient, name: str, make: Callable[[], object],
