@@ -12,7 +12,7 @@ def test_a_tight_budget_is_never_exceeded(name):
     """With a budget small enough to force evictions, no summary is ever over it,
     evictions are counted, and no turn stops on the agent's token budget."""
     llm = LlmClient(offline=True)
-    run = long_run(llm, name, memories(llm, 60)[name], planted_dialog(20).turns, 60)
+    run = long_run(llm, name, memories(llm, 60)[name], planted_dialog(16).turns, 60)
     assert max(run.summaries) <= 60 and run.evicted > 0
     assert "token_budget" not in run.stops
 
