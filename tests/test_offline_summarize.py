@@ -164,3 +164,16 @@ def test_summary_is_deterministic():
     """The same conversation always gives the same summary."""
     assert summary(NEW) == summary(NEW)
     assert re.search(r"RF20260701001", summary(NEW))
+
+
+def test_other_wordings_and_stores_work_too():
+    """Nothing is keyed to BitMall's answers: another store's order, product in
+    brackets, carrier after "via", a "shipped" status, merged later by entity."""
+    first = summary("[user] Where's order 12345?\n[assistant] Your order 12345 (Acme "
+                    "Blender X2) shipped yesterday via SF Express, tracking "
+                    "SF9876543210. It should arrive tomorrow.")
+    assert first == "- Order 12345: Acme Blender X2, shipped, SF Express SF9876543210"
+    later = summary("[user] and now?\n[assistant] Order 12345 was delivered on "
+                    "2026-07-03.", first)
+    assert later == ("- Order 12345: Acme Blender X2, delivered 2026-07-03, "
+                     "SF Express SF9876543210")

@@ -26,6 +26,7 @@ STATUSES = [
     ("delivered", r"delivered|signed for|已签收|签收", "已签收"),
     ("not shipped", r"not (?:been )?shipped|未发货|没有发货", "未发货"),
     ("in transit", r"in transit|on (?:its|the) way|out for delivery|运输中", "运输中"),
+    ("shipped", r"\bshipped\b|\bdispatched\b|已发货", "已发货"),
     ("pending inspection", r"pending inspection|待检测", "待检测"),
     ("approved", r"\bapproved\b|已通过", "已通过"),
     ("rejected", r"\b(?:rejected|declined)\b|已拒绝", "已拒绝"),
@@ -33,8 +34,8 @@ STATUSES = [
     ("cancelled", r"\bcancel+ed\b|已取消", "已取消"),
 ]
 STATUS = [(name, re.compile(words, re.I), zh) for name, words, zh in STATUSES]
-CARRIER = re.compile(r"(?:carrier|courier|承运商|快递)\s*[:：]?\s*([^,，;；.。]+)",
-                     re.I)
+CARRIER = re.compile(r"(?:carrier|courier|\bvia|承运商|快递)\s*[:：]?\s*"
+                     r"([^,，;；.。]+)", re.I)
 CARRIER_BEFORE = re.compile(r"((?:[A-Z][\w-]*\s){1,3})$")  # "SF Express " + id
 LATEST = re.compile(r"^(?:latest update|最新物流)\s*[:：]\s*", re.I)
 OFFER_INTRO = re.compile(r"^(?:current offer|当前优惠)\s*[:：]\s*", re.I)
@@ -76,8 +77,15 @@ def status_of(text: str) -> str | None:
     return next((name for name, words, _ in STATUS if words.search(text)), None)
 
 
+NAMED = re.compile(r"\d{5}\s*[（(]([^()（）]{3,60})[)）]")  # "order 88231 (S10 Pro …)"
+
+
 def product_of(text: str) -> str | None:
-    """The product a sentence names: a brand phrase, else a model name."""
+    """The product a sentence names: in brackets after an order number, a brand
+    phrase, else a model name."""
+    named = NAMED.search(text)
+    if named and not intents.ORDER_ID.search(named.group(1)):
+        return named.group(1).strip()
     brand = intents.BRAND_PHRASE.search(text)
     if brand:
         return brand.group()
@@ -96,8 +104,17 @@ def tracking_of(text: str) -> dict[str, str]:
     return {"tracking": f"{name} {match.group()}".strip()}
 
 
+# A ledger line read back: "Order 88231: <product>, …" names the product first.
+OWN_LINE = re.compile(r"^(?:Order|订单)\s+\d{5}\s*[:：]\s*([^,，]+)")
+
+
 def order_fields(text: str) -> dict[str, str]:
-    found = {"product": product_of(text), "amount": _first(AMOUNT, text),
+    own = OWN_LINE.match(text)
+    first = own.group(1).strip() if own else ""
+    if first and (status_of(first) or AMOUNT.search(first) or DATE.search(first)
+                  or intents.TRACKING_ID.search(first)):
+        first = ""  # no product on that line: its first field is another fact
+    found = {"product": first or product_of(text), "amount": _first(AMOUNT, text),
              "status": status_of(text), "date": _first(DATE, text)}
     return {k: v for k, v in found.items() if v} | tracking_of(text)
 
