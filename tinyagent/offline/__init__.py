@@ -11,7 +11,8 @@ pure function of the request: what it "remembers" is exactly what the messages h
     clerk.py         per intent: which tool next, or the answer
     replies.py       the answers' wording, English and Chinese
     summarize.py     summarize mode: a fact ledger for the memories, merged by entity
-    ledger.py        the facts a text holds (orders, refunds, products, policies)
+    facts.py         the facts a text holds (orders, refunds, products, policies)
+    ledger.py        those facts merged by entity, one line each
 
 It never imports the store or the tools: it knows only what the requests carry.
 Left out: streaming, sampling parameters, and any understanding beyond its rules.

@@ -20,17 +20,8 @@ from typing import Any
 
 from . import intents
 from .conversation import parse_result
-from .ledger import (
-    IDS,
-    LABELS,
-    SENTENCE,
-    TEXT_KINDS,
-    Fact,
-    Ledger,
-    clip,
-    read_facts,
-    read_sentence,
-)
+from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
+from .ledger import LABELS, TEXT_KINDS, Ledger
 
 MAX_ITEMS, MAX_ITEM_CHARS = 6, 80  # per section of the JSON summary (Nexus design)
 
