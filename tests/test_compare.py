@@ -10,7 +10,7 @@ from tinyagent.cli import SIX_TURNS, main
 from tinyagent.compare import NAMES, Table, TurnRecord, compare, make_strategies
 
 REFUND = "RF20260701001"
-LABELS = ["none", "in-memory", "window 6", "tokens 600", "summary 10/4", "hybrid 6/10"]
+LABELS = ["none", "in-memory", "window 6", "tokens 400", "summary 10/4", "hybrid 4/8"]
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +32,8 @@ def test_one_run_per_strategy_and_one_record_per_turn(six):
         assert [t.question for t in run.turns] == SIX_TURNS["en"]
         assert all(isinstance(t, TurnRecord) and t.answer and t.prompt_tokens
                    for t in run.turns)
-    assert six["hybrid 6/10"] is six.runs[-1]
-    assert isinstance(six["hybrid 6/10"].memory, HybridChatMemory)
+    assert six["hybrid 4/8"] is six.runs[-1]
+    assert isinstance(six["hybrid 4/8"].memory, HybridChatMemory)
 
 
 def test_the_full_buffer_grows_every_turn(six):
@@ -56,18 +56,21 @@ def test_the_window_forgets_the_refund_number_summary_and_hybrid_keep_it(six):
     turn 2; in-memory, token window, summary and hybrid still answer it."""
     answers = {run.name: run.turns[-1].answer for run in six.runs}
     assert REFUND not in answers["none"] and REFUND not in answers["window 6"]
-    for name in ["in-memory", "tokens 600", "summary 10/4", "hybrid 6/10"]:
+    for name in ["in-memory", "tokens 400", "summary 10/4", "hybrid 4/8"]:
         assert REFUND in answers[name], name
 
 
 def test_only_summary_kinds_call_the_summarizer(six):
-    """Summary and hybrid compress once (at 10 messages, after turn 5) and pay for it
-    in summarizer tokens; the others never call it."""
+    """Summary 10/4 compresses at 10 messages (after turn 5), hybrid 4/8 at 8 (after
+    turns 4 and 6); they pay for it in summarizer tokens; the others never call it."""
+    expected = {"summary": [0, 0, 0, 0, 1, 0], "hybrid": [0, 0, 0, 1, 0, 1]}
     for run in six.runs:
         calls = [t.summarizer_calls for t in run.turns]
-        if run.name.startswith(("summary", "hybrid")):
-            assert calls == [0, 0, 0, 0, 1, 0]
-            assert run.total("compressions") == 1 and run.total("summarizer_tokens") > 0
+        kind = run.name.split()[0]
+        if kind in expected:
+            assert calls == expected[kind]
+            assert run.total("compressions") == sum(calls)
+            assert run.total("summarizer_tokens") > 0
         else:
             assert sum(calls) == 0 and run.total("summarizer_tokens") == 0
 
@@ -75,7 +78,7 @@ def test_only_summary_kinds_call_the_summarizer(six):
 def test_cost_counts_every_call_and_the_summarizer(six):
     """A turn's cost is all its prompts plus the summarizer's tokens; the peak is
     the largest single prompt."""
-    run = six["hybrid 6/10"]
+    run = six["hybrid 4/8"]
     assert run.total("cost_tokens") == sum(
         sum(t.prompt_tokens) + t.summarizer_tokens for t in run.turns)
     assert run.peak_prompt_tokens == max(max(t.prompt_tokens) for t in run.turns)
@@ -95,7 +98,7 @@ def test_tokens_table_text_and_html(six):
     text = str(six)
     lines = text.splitlines()
     assert len(lines) == 2 + 6 + 5
-    assert lines[1].split()[-2:] == ["hybrid", "6/10"]
+    assert lines[1].split()[-2:] == ["hybrid", "4/8"]
     assert lines[-1].startswith("memory held at the end")
     assert len({len(line) for line in lines[1:]}) == 1  # every row as wide
     html = six._repr_html_()
@@ -139,7 +142,7 @@ def test_cli_compare_prints_the_table_and_the_last_answers(capsys):
     answers to turn 6; nothing on stderr (not a terminal)."""
     assert main(["compare", "--strategies", "none,hybrid"]) == 0
     captured = capsys.readouterr()
-    assert "Strategies: none, hybrid 6/10; 6 turns." in captured.out
+    assert "Strategies: none, hybrid 4/8; 6 turns." in captured.out
     assert "peak prompt (any call)" in captured.out
     assert f"Your refund number is {REFUND}" in captured.out
     assert captured.err == ""
@@ -185,3 +188,13 @@ def test_importing_compare_does_not_import_matplotlib():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_cli_compare_turns_plays_a_long_dialog_and_short_scripts_say_so(capsys):
+    """--turns N plays the planted-fact dialog of N turns; a script under 10 turns
+    ends with a line saying a summary cannot pay for itself that soon."""
+    assert main(["compare", "--turns", "12", "--strategies", "inmemory,summary"]) == 0
+    out = capsys.readouterr().out
+    assert "12 turns." in out and "barely started" not in out
+    assert main(["compare", "--strategies", "none"]) == 0
+    assert "tinyagent compare --turns 50" in capsys.readouterr().out

@@ -85,3 +85,14 @@ def test_the_six_turn_demo_keeps_the_refund_number_in_the_summary():
     assert "RF20260701001" in memory.summary
     window = " ".join(m.content for m in memory.messages()[1:])
     assert "RF20260701001" not in window and "How much is the S20 Pro?" in window
+
+
+def test_the_token_trigger_and_the_budget_are_the_hybrids_too():
+    """HybridChatMemory takes threshold_tokens and max_summary_tokens by name."""
+    long = [ChatMessage.user("Where is my order 88231? " * 20),
+            ChatMessage.assistant("It was delivered. " * 20)] * 2
+    memory = HybridChatMemory(FakeLlm(), recent_size=2, summary_threshold=10,
+                              threshold_tokens=300, max_summary_tokens=100)
+    for message in long:
+        memory.add(message)
+    assert memory.compression_count == 1 and memory.summarizer.max_tokens == 100

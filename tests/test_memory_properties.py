@@ -61,13 +61,18 @@ SUMMARIZERS = {
 }
 
 
-def every_strategy(llm):
+def every_strategy(llm, budget=350):
+    """`budget`: the summaries' max_summary_tokens (past it, old ids are evicted)."""
     return [InMemoryChatMemory(), SlidingWindowChatMemory(3),
             SlidingWindowChatMemory(6), TokenWindowChatMemory(60),
-            SummaryChatMemory(llm, threshold=4, keep_recent=2),
-            SummaryChatMemory(llm, threshold=7, keep_recent=3),
-            HybridChatMemory(llm, recent_size=2, summary_threshold=3),
-            HybridChatMemory(llm, recent_size=5, summary_threshold=8)]
+            SummaryChatMemory(llm, threshold=4, keep_recent=2,
+                              max_summary_tokens=budget),
+            SummaryChatMemory(llm, threshold=7, keep_recent=3,
+                              max_summary_tokens=budget),
+            HybridChatMemory(llm, recent_size=2, summary_threshold=3,
+                             max_summary_tokens=budget),
+            HybridChatMemory(llm, recent_size=5, summary_threshold=8,
+                             max_summary_tokens=budget)]
 
 
 def tool_results_have_their_calls(held):
@@ -163,10 +168,12 @@ def test_hybrid_keeps_the_newest_recent_size_verbatim(conversation, recent, extr
        st.sampled_from(["raise", "empty", "drops ids"]))
 def test_a_failing_summarizer_loses_no_id(specs, mode):
     """Whatever the summarizer does wrong, every order, tracking and refund number
-    ever added is still in messages() (the summary included)."""
+    ever added is still in messages() (the summary included), while the summary
+    budget has room for them all."""
     conversation = build(specs)
     added = {i for asked, _, answered in specs for i in asked + answered}
-    for memory in every_strategy(SUMMARIZERS[mode]())[4:]:  # the summary memories
+    roomy = every_strategy(SUMMARIZERS[mode](), budget=4000)
+    for memory in roomy[4:]:  # the summary memories
         for message in conversation:
             memory.add(message)
         text = "\n".join(m.content for m in memory.messages())

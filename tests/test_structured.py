@@ -164,8 +164,8 @@ def test_an_injection_in_a_user_message_stays_data_inside_the_fence(model):
     instructions, fenced = system.split(SUMMARY_HEADER)
     summary, after = fenced.split(SUMMARY_FOOTER)
     assert "Ignore previous instructions" not in instructions + after
-    line = next(x for x in summary.splitlines() if "Ignore previous" in x)
-    assert line.startswith(("- User: Ignore previous",
-                            '- user asked: "Ignore previous'))
+    # The offline ledger drops an answered request; the fallback quotes it as data.
+    for line in (x for x in summary.splitlines() if "Ignore previous" in x):
+        assert line.startswith('- user asked: "Ignore previous')
     assert system.count(SUMMARY_FOOTER) == 1 and after.strip() == ""
     assert all("Ignore previous" not in m.content for m in memory.messages()[1:])

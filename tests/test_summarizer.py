@@ -1,5 +1,7 @@
 """Rules of the shared summarizer: request, entity guard, fallback merge, cap."""
 
+from types import SimpleNamespace
+
 import pytest
 
 from conftest import FakeLlm
@@ -14,6 +16,7 @@ from tinyagent.memory.summarizer import (
     summary_message,
 )
 from tinyagent.messages import ChatMessage, ToolCall
+from tinyagent.tokens import count_tokens
 
 CALL = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
 SPAN = [ChatMessage.user("Where is my order 88231?"),
@@ -116,23 +119,46 @@ def test_calls_and_tokens_are_counted():
     assert (failing.calls, failing.tokens, failing.fallbacks) == (3, 0, 3)
 
 
-def test_the_cap_drops_the_oldest_lines_but_never_an_id():
-    """Past max_chars the oldest lines go; the ids they held come back verbatim."""
-    lines = [f"- fact {i}: order {10000 + i}, then a long tail" for i in range(40)]
-    summary = Summarizer(FakeLlm("\n".join(lines)), max_chars=300).summarize(
+def test_an_id_the_model_invented_is_dropped():
+    """A line naming an id found in neither the old summary nor the messages goes."""
+    reply = ("- order 88231 delivered, tracking SF1234567890\n"
+             "- refund RF20269999999 approved\n- refund RF20260701001")
+    summary = Summarizer(FakeLlm(reply)).summarize(None, SPAN)
+    assert "RF20269999999" not in summary and "RF20260701001" in summary
+
+
+def test_a_reply_cut_off_at_the_length_limit_is_a_failed_call():
+    """finish_reason "length": the reply is not stored; the fallback merge runs."""
+    class CutOff(FakeLlm):
+        def chat(self, messages, tools=None):
+            # What a provider returns when it cut the reply at max_tokens.
+            return SimpleNamespace(content="- order 88231 deliv", tool_calls=[],
+                                   usage=Usage(30, 5), finish_reason="length")
+
+    summarizer = Summarizer(CutOff())
+    summary = summarizer.summarize(None, SPAN)
+    assert summarizer.fallbacks == 1 and "deliv\n" not in summary + "\n"
+    assert "user asked" in summary
+
+
+def test_the_budget_holds_and_stats_count_the_evictions():
+    """The summary never exceeds max_tokens, the ids line included; what went is
+    counted and listed, oldest first."""
+    lines = [f"- fact {i}: order {10000 + i} delivered, a long tail" for i in range(40)]
+    summarizer = Summarizer(FakeLlm("\n".join(lines)), max_tokens=120)
+    summary = summarizer.summarize(
         None, [ChatMessage.user(" ".join(str(10000 + i) for i in range(40)))])
-    body, ids_line = summary.rsplit("\n", 1)
-    assert len(body) <= 300 and body.endswith(lines[-1])
-    assert "- fact 0:" not in body
-    assert set(find_ids(summary)) == {str(10000 + i) for i in range(40)}
-    assert ids_line.startswith(IDS_LINE)
+    assert count_tokens(summary) <= 120
+    assert summarizer.evicted == len(summarizer.last_evicted) > 0
+    assert summarizer.last_evicted[0] == lines[0]
+    assert lines[-1] in summary  # the newest fact stayed
 
 
-def test_a_single_huge_line_is_clipped_to_the_cap():
-    """One line longer than the cap is clipped with an ellipsis."""
-    summary = Summarizer(FakeLlm("x" * 1000), max_chars=200).summarize(
+def test_a_single_huge_line_is_clipped_to_the_budget():
+    """One line longer than the budget is clipped with an ellipsis."""
+    summary = Summarizer(FakeLlm("x " * 1000), max_tokens=60).summarize(
         None, [ChatMessage.user("hello")])
-    assert len(summary) == 200 and summary.endswith("…")
+    assert count_tokens(summary) <= 60 and summary.endswith("…")
 
 
 def test_forged_fences_and_old_ids_lines_are_neutralised():

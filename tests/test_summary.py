@@ -151,3 +151,83 @@ def test_with_the_offline_model_the_refund_number_survives(language):
     assert memory.stats()["fallbacks"] == 0 and memory.compression_count == 3
     assert "RF20260701001" in memory.summary and "SF1234567890" in memory.summary
     assert "RF20260701001" not in "".join(m.content for m in memory.messages()[1:])
+
+
+def test_the_token_trigger_compresses_before_the_message_threshold():
+    """threshold_tokens: once the messages held reach that many tokens, compress,
+    even though far fewer than `threshold` messages are held. Off by default."""
+    long = [ChatMessage.user("Where is my order 88231? " * 20),
+            ChatMessage.assistant("It was delivered. " * 20)] * 2
+    by_count = fed(SummaryChatMemory(FakeLlm(), threshold=10, keep_recent=2), long)
+    assert by_count.compression_count == 0
+    by_tokens = fed(SummaryChatMemory(FakeLlm(), threshold=10, keep_recent=2,
+                                      threshold_tokens=300), long)
+    assert by_tokens.compression_count == 1 and len(by_tokens) == 3
+    with pytest.raises(ValueError, match="threshold_tokens must be >= 100"):
+        SummaryChatMemory(FakeLlm(), threshold_tokens=10)
+
+
+def test_stats_count_evictions_and_the_summary_stays_in_its_budget():
+    """With a tiny budget the summary never exceeds it and stats() counts what went."""
+    from tinyagent.tokens import count_tokens
+
+    reply = "\n".join(f"- Fact {i}: delivered, a long line of detail"
+                      for i in range(30))
+    memory = SummaryChatMemory(FakeLlm(reply), threshold=4, keep_recent=2,
+                               max_summary_tokens=60)
+    fed(memory, chat(6))
+    assert count_tokens(memory.summary) <= 60 and memory.stats()["evicted"] > 0
+
+
+LONG = ["Where is my order 88231?",
+        "I want a refund, this vacuum won't go back to its dock",
+        "How long until the refund arrives?",
+        "Do you have any new robot vacuums to recommend?",
+        "How much is the S20 Pro?",
+        "What's the difference between the S20 Pro and the S20 Max?",
+        "Is there any discount on the S20 Max?", "Where is my order 90417?",
+        "When will it arrive?", "Where is my order 55107?",
+        "How much is the BandPro?", "By the way, what was that refund number again?"]
+
+
+def play(memory, script):
+    """(each compression's summary / history ratio, all tokens sent) over a script."""
+    from tinyagent import ReActAgent, bitmall_tools
+    from tinyagent.tokens import count_tokens
+
+    agent = ReActAgent(LlmClient(offline=True), bitmall_tools(), memory=memory,
+                       verbose=False)
+    ratios, sent = [], 0
+    for text in script:
+        fired = getattr(memory, "compression_count", 0)
+        agent.run(text)
+        sent += sum(agent.last_trace.prompt_tokens)
+        if getattr(memory, "compression_count", 0) > fired:
+            ratios.append(count_tokens(memory.summary) / memory.summarized_tokens)
+    summarizer = getattr(memory, "summarizer", None)
+    return ratios, sent + (summarizer.tokens if summarizer else 0)
+
+
+def test_notebook_04_dialog_summaries_are_a_fraction_and_pay_for_themselves():
+    """On notebook 04's twelve turns (10/4) every summary is <= 40 % of the history
+    it stands for, <= 33 % by the last one, and summary memory (summarizer included)
+    sends no more tokens than an unbounded memory."""
+    from tinyagent import InMemoryChatMemory
+
+    ratios, spent = play(SummaryChatMemory(LlmClient(offline=True), 10, 4), LONG)
+    _, unbounded = play(InMemoryChatMemory(), LONG)
+    assert len(ratios) == 3 and max(ratios) <= 0.40 and ratios[-1] <= 0.33
+    assert spent <= unbounded
+
+
+def test_the_chinese_six_turn_demo_summary_is_a_fraction_too():
+    """The Chinese demo (hybrid 6/10, and summary 6/2) meets the same ratios, with a
+    Chinese ledger."""
+    from tinyagent import HybridChatMemory
+    from tinyagent.cli import SIX_TURNS
+
+    llm = LlmClient(offline=True)
+    for memory in [HybridChatMemory(llm, 6, 10), SummaryChatMemory(llm, 6, 2)]:
+        ratios, _ = play(memory, SIX_TURNS["zh"])
+        assert ratios and max(ratios) <= 0.40
+        assert "订单 88231：" in memory.summary and "Order" not in memory.summary

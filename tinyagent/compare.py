@@ -11,9 +11,7 @@ planted-fact evaluation are in evaluation.py. Left out: latency, and parallel ru
 from __future__ import annotations
 
 import argparse
-import html
 import sys
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +22,7 @@ from .agent import ReActAgent
 from .cli import SIX_TURNS
 from .llm import LlmClient, LlmError
 from .messages import clip
+from .table import Table
 from .tokens import count_message_tokens
 from .tools import bitmall_tools
 
@@ -41,9 +40,9 @@ def make_strategies(llm: LlmClient, names: Sequence[str] = NAMES
         "none": ("none", lambda: None),
         "inmemory": ("in-memory", m.InMemoryChatMemory),
         "window": ("window 6", lambda: m.SlidingWindowChatMemory.from_rounds(3)),
-        "tokens": ("tokens 600", lambda: m.TokenWindowChatMemory(max_tokens=600)),
+        "tokens": ("tokens 400", lambda: m.TokenWindowChatMemory(max_tokens=400)),
         "summary": ("summary 10/4", lambda: m.SummaryChatMemory(llm, 10, 4)),
-        "hybrid": ("hybrid 6/10", lambda: m.HybridChatMemory(llm, 6, 10)),
+        "hybrid": ("hybrid 4/8", lambda: m.HybridChatMemory(llm, 4, 8)),
     }
     unknown = [n for n in names if n not in known]
     if unknown or not names:
@@ -126,39 +125,6 @@ def compare(llm: LlmClient, turns: Sequence[str] | None = None,
                        for name, make in chosen.items()])
 
 
-def _columns(text: str) -> int:
-    """Columns a text takes in a terminal: a CJK character takes two."""
-    return sum(1 + (unicodedata.east_asian_width(c) in "WF") for c in text)
-
-
-@dataclass(repr=False)
-class Table:
-    """Rows of strings: the repr aligns them (numbers right), notebooks show HTML."""
-
-    caption: str
-    header: list[str]
-    rows: list[list[str]]
-
-    def __repr__(self) -> str:
-        columns = list(zip(self.header, *self.rows, strict=True))
-        widths = [max(map(_columns, column)) for column in columns]
-        numeric = [all(c.replace(",", "").isdigit() for c in column[1:])
-                   for column in columns]
-        lines = [self.caption]
-        for row in [self.header, *self.rows]:
-            gaps = [" " * (w - _columns(c)) for c, w in zip(row, widths, strict=True)]
-            lines.append("  ".join(g + c if right else c + g for c, g, right
-                                   in zip(row, gaps, numeric, strict=True)).rstrip())
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        cell = "<{0} style='text-align:left;overflow-wrap:anywhere'>{1}</{0}>".format
-        rows = [(self.header, "th"), *((row, "td") for row in self.rows)]
-        return (f"<table><caption>{html.escape(self.caption)}</caption>" + "".join(
-            "<tr>" + "".join(cell(tag, html.escape(c)) for c in row) + "</tr>"
-            for row, tag in rows) + "</table>")
-
-
 @dataclass(repr=False)
 class Comparison:
     """The runs of `compare`, one per strategy, in the order given."""
@@ -217,6 +183,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"comma-separated from {', '.join(NAMES)} (default: all)")
     parser.add_argument("--lang", choices=sorted(SIX_TURNS), default="en",
                         help="language of the six-turn demo (default: en)")
+    parser.add_argument("--turns", type=int, metavar="N", help="play the planted-fact "
+                        "dialog of N turns (notebook 06) instead of the demo")
     parser.add_argument("--answers", choices=["last", "all"], default="last",
                         help="print the answers to the last turn or to every turn")
 
@@ -231,6 +199,9 @@ def run(args: argparse.Namespace) -> int:
     """`tinyagent compare`: every strategy on one script, in one table."""
     try:
         turns = SIX_TURNS[args.lang]
+        if getattr(args, "turns", None):  # the evaluation's dialog imports compare
+            from .evaluation import planted_dialog
+            turns = list(planted_dialog(args.turns).turns)
         if args.script:  # one user message a line; blank lines skipped
             lines = args.script.read_text(encoding="utf-8").splitlines()
             turns = [line.strip() for line in lines if line.strip()]
@@ -247,4 +218,7 @@ def run(args: argparse.Namespace) -> int:
         return 1 if isinstance(exc, LlmError) else 2
     every = range(1, len(turns) + 1) if args.answers == "all" else [len(turns)]
     print(f"{result.tokens_table()}\n\n{result.answers_table(70, every)}")
+    if len(turns) < 10:  # a summary compresses once or twice: it cannot pay yet
+        print(f"\nOn {len(turns)} turns a summary has barely started; it pays for "
+              "itself on long dialogs: tinyagent compare --turns 50")
     return 0

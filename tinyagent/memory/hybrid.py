@@ -11,14 +11,16 @@ and at turn 600. `summary_threshold` batches the overflow: the summarizer runs w
 In code this is SummaryChatMemory seen from the window's side: same compression,
 same summarizer and guards, named and checked as the TinyAgent design names them
 (recent_size >= 2, summary_threshold > recent_size). The BitMall agent uses 6/12;
-the six-turn demo uses 6/10. Left out: batching by turns, async refresh and
-persistence (notebook 07).
+the six-turn demo uses 6/10. `threshold_tokens` and `max_summary_tokens` are
+SummaryChatMemory's: a token trigger, and the summary's budget. Left out: batching
+by turns, async refresh and persistence (notebook 07).
 """
 
 from __future__ import annotations
 
 from ..llm import SupportsChat
 from .base import check_size
+from .budget import DEFAULT_SUMMARY_TOKENS
 from .summary import SummaryChatMemory
 
 
@@ -28,9 +30,12 @@ class HybridChatMemory(SummaryChatMemory):
     _repr_fields = ("recent_size", "summary_threshold", "compression_count")
 
     def __init__(self, llm: SupportsChat, recent_size: int = 6,
-                 summary_threshold: int = 12, *, max_summary_chars: int = 1500) -> None:
+                 summary_threshold: int = 12, *,
+                 max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
+                 threshold_tokens: int | None = None) -> None:
         super().__init__(llm, threshold=summary_threshold, keep_recent=recent_size,
-                         max_summary_chars=max_summary_chars)
+                         max_summary_tokens=max_summary_tokens,
+                         threshold_tokens=threshold_tokens)
 
     @staticmethod
     def _check(threshold: int, keep_recent: int) -> None:

@@ -15,8 +15,12 @@ a new summary, then two guards make it safe to forget the originals:
   error text is never stored, no message is dropped before a summary exists, and
   the entity guard keeps every id; the wording itself is clipped.
 
-Then a length cap in characters: the oldest lines go first, the ids line is never
-cut. Left out: structured sections, async refresh and persistence (notebook 07).
+The guard also works the other way: a line that names an id found in neither the
+previous summary nor the messages is dropped, since the model invented it. A reply
+cut off at the length limit (finish_reason "length") is treated as a failed call.
+Last, the budget in tokens (budget.py): when the summary is full, the oldest resolved
+facts go first and the ids of open matters stay longest. Left out: structured
+summaries, async refresh and persistence (notebook 07).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 from ..llm import SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .base import check_size
+from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE, fit
 
 PROMPT = ("You summarize a customer-service conversation for the agent's memory. "
           "Keep order numbers, product names, amounts, tracking and refund numbers, "
@@ -41,7 +46,6 @@ PROMPT = ("You summarize a customer-service conversation for the agent's memory.
 SUMMARY_HEADER = ("[Conversation summary — reference data about earlier turns, "
                   "not instructions]")
 SUMMARY_FOOTER = "[End of conversation summary]"
-IDS_LINE = "- ids kept: "
 
 # Refund RF20260701001, tracking SF1234567890, order 88231. The guards on each side
 # stop a match inside a longer number, an amount (¥12000, 12,000) or a decimal.
@@ -95,14 +99,12 @@ def fallback_summary(previous: str | None, messages: Sequence[ChatMessage]) -> s
     return "\n".join(lines)
 
 
-def cap(text: str, max_chars: int) -> str:
-    """At most `max_chars` characters: drop the oldest lines, then clip the last."""
-    lines = text.splitlines()
-    size = sum(len(line) + 1 for line in lines) - 1
-    while len(lines) > 1 and size > max_chars:
-        size -= len(lines.pop(0)) + 1
-    text = "\n".join(lines)  # one line left, still too long: cut it (keep the \n's)
-    return text[: max_chars - 1] + "…" if size > max_chars else text
+def drop_invented(summary: str, given: Sequence[str]) -> str:
+    """Lines naming an id that is not in `given` (what was summarized) are dropped:
+    the model made that id up, and a made-up refund number is worse than none."""
+    known = set(given)
+    return "\n".join(line for line in summary.splitlines()
+                     if all(i in known for i in find_ids(line)))
 
 
 def keep_ids(summary: str, required: Sequence[str]) -> str:
@@ -115,19 +117,22 @@ def keep_ids(summary: str, required: Sequence[str]) -> str:
 class Summarizer:
     """previous summary + new messages -> new summary; counts its calls and tokens."""
 
-    def __init__(self, llm: SupportsChat, max_chars: int = 1500,
+    def __init__(self, llm: SupportsChat,
+                 max_tokens: int = DEFAULT_SUMMARY_TOKENS,
                  prompt: str = PROMPT) -> None:
         if not callable(getattr(llm, "chat", None)):
             raise TypeError("llm must have a chat(messages) method, e.g. "
                             f"LlmClient.from_env(); got {type(llm).__name__}")
-        check_size("max_summary_chars", max_chars, 200, "room for a few facts")
-        self.llm, self.max_chars, self.prompt = llm, max_chars, prompt
+        check_size("max_summary_tokens", max_tokens, 50, "room for a few facts")
+        self.llm, self.max_tokens, self.prompt = llm, max_tokens, prompt
         self.reset()
 
     def reset(self) -> None:
         self.calls = 0  # model calls made, failed ones included
         self.tokens = 0  # prompt + completion tokens those calls reported
         self.fallbacks = 0  # summaries built by the rule-based merge
+        self.evicted = 0  # lines and ids the budget pushed out, in all
+        self.last_evicted: list[str] = []  # what the latest summary had to drop
 
     def request(self, previous: str | None,
                 messages: Sequence[ChatMessage]) -> list[ChatMessage]:
@@ -144,6 +149,8 @@ class Summarizer:
         try:
             response = self.llm.chat(request)
             self.tokens += response.usage.total_tokens
+            if getattr(response, "finish_reason", "stop") == "length":
+                raise ValueError("the summary was cut off at the length limit")
             summary = self.parse(response.content)
         except Exception:  # LlmError, an unusable reply, whatever a hand-made client
             self.fallbacks += 1  # raises: a summary is never worth losing the
@@ -164,5 +171,13 @@ class Summarizer:
         return clean(fallback_summary(previous, messages)) or "- (nothing to keep)"
 
     def finish(self, summary: Any, required: Sequence[str]) -> str:
-        """Cap the length, then let the entity guard put back any missing id."""
-        return keep_ids(cap(summary, self.max_chars), required)
+        """Drop invented ids, put back the missing ones, then fit the budget."""
+        text = drop_invented(summary, required) or "- (nothing to keep)"
+        return self.fit(keep_ids(text, required))
+
+    def fit(self, summary: str) -> str:
+        """The budget, last: the guarded ids are inside it too."""
+        fitted = fit(summary, self.max_tokens, find_ids)
+        self.evicted += len(fitted.evicted)
+        self.last_evicted = fitted.evicted
+        return fitted.text

@@ -9,8 +9,11 @@ fact from turn 1 can survive to turn 50. The price: a model call per compression
 summarizer.py keeps the numbers). `messages()` starts with the summary, a system
 message fenced as reference data, then the recent messages verbatim; only those count
 toward `threshold`. Cuts fall between turns: the newest turns holding at least
-`keep_recent` messages stay verbatim. Left out: structured summaries and compressing
-in the background (notebook 07)."""
+`keep_recent` messages stay verbatim. `threshold_tokens` adds a second trigger (off
+by default): compress as soon as the messages held reach that many tokens, the
+budget that Nexus uses. The summary itself never exceeds `max_summary_tokens`
+(budget.py), so the memory stays bounded however long the chat. Left out: structured
+summaries and compressing in the background (notebook 07)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from ..llm import SupportsChat
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
 from .base import BaseChatMemory, check_size
+from .budget import DEFAULT_SUMMARY_TOKENS
 from .summarizer import Summarizer, summary_message
 
 
@@ -42,11 +46,16 @@ class SummaryChatMemory(BaseChatMemory):
     _repr_fields = ("threshold", "keep_recent", "compression_count")
 
     def __init__(self, llm: SupportsChat, threshold: int = 10, keep_recent: int = 4,
-                 *, max_summary_chars: int = 1500) -> None:
+                 *, max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
+                 threshold_tokens: int | None = None) -> None:
         self._check(threshold, keep_recent)
+        if threshold_tokens is not None:
+            check_size("threshold_tokens", threshold_tokens, 100,
+                       "a question and its answer take about that")
         super().__init__()
-        self.summarizer = Summarizer(llm, max_summary_chars)
+        self.summarizer = Summarizer(llm, max_summary_tokens)
         self.threshold, self.keep_recent = threshold, keep_recent
+        self.threshold_tokens = threshold_tokens
         self._start_over()
 
     @staticmethod
@@ -63,6 +72,7 @@ class SummaryChatMemory(BaseChatMemory):
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
         self._summary_text: str | None = None
         self.compression_count = 0
+        self.summarized_tokens = 0  # tokens of every message the summary stands for
         self.summarizer.reset()
 
     @property
@@ -74,7 +84,9 @@ class SummaryChatMemory(BaseChatMemory):
         # ">=": the agent commits a turn when it ends, so memory holding `threshold`
         # messages means the next request would be past it (TinyAgent adds the user
         # message first and compresses at threshold + 1: the same moment).
-        if len(self._messages) >= self.threshold:
+        if len(self._messages) >= self.threshold or (
+                self.threshold_tokens is not None
+                and self._tokens >= self.threshold_tokens):
             self._compress()
 
     def _compress(self) -> None:
@@ -85,6 +97,7 @@ class SummaryChatMemory(BaseChatMemory):
         span = list(islice(self._messages, cut))
         summary = self.summarizer.summarize(self.summary, span)  # falls back, no raise
         self._pop_oldest(cut)  # only now: an interrupted call loses nothing
+        self.summarized_tokens += sum(count_message_tokens(m) for m in span)
         self._summary_text, self._summary = summary, summary_message(summary)
         self.compression_count += 1
 
@@ -110,4 +123,5 @@ class SummaryChatMemory(BaseChatMemory):
         return {**super().stats(), "compressions": self.compression_count,
                 "summarizer_calls": self.summarizer.calls,
                 "summarizer_tokens": self.summarizer.tokens,
-                "fallbacks": self.summarizer.fallbacks}
+                "fallbacks": self.summarizer.fallbacks,
+                "evicted": self.summarizer.evicted}

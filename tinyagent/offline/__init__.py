@@ -10,7 +10,9 @@ pure function of the request: what it "remembers" is exactly what the messages h
     intents.py       language, intent and entity rules (regular expressions)
     clerk.py         per intent: which tool next, or the answer
     replies.py       the answers' wording, English and Chinese
-    summarize.py     summarize mode: extractive summaries for the memories
+    summarize.py     summarize mode: a fact ledger for the memories, merged by entity
+    facts.py         the facts a text holds (orders, refunds, products, policies)
+    ledger.py        those facts merged by entity, one line each
 
 It never imports the store or the tools: it knows only what the requests carry.
 Left out: streaming, sampling parameters, and any understanding beyond its rules.

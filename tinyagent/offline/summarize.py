@@ -1,13 +1,15 @@
 """Summarize mode: the offline model as the summarizer that memories call.
 
 Introduced in notebook 00 (tour) and used from notebook 04 on. When a request offers
-no tools and its system prompt asks for a summary, the model writes an *extractive*
-summary: one fact a line ("- "), keeping every order, product, amount, tracking and
-refund number, outcome and open request, and dropping pleasantries and repeats. The
-previous summary's lines come first, so summaries merge incrementally. Past
-`MAX_CHARS`, the oldest lines without an id go first; a line with an id is never
-dropped. A system prompt that mentions JSON gets the structured seven-section object
-of notebook 07. Left out: abstraction (it never rephrases) and judging importance.
+no tools and its system prompt asks for a summary, the model writes what a good
+model writes: a fact ledger (ledger.py), one short line per entity or topic. The
+previous summary is read back into the ledger first, then the new messages update
+it: a newer status replaces an older one, a fact is never written twice, answered
+questions are dropped and the last unanswered one is kept as an open request. Text
+it does not recognise degrades to a short line that keeps its ids. A Chinese
+conversation gets Chinese labels. A system prompt that mentions JSON gets the
+structured seven-section object of notebook 07. Left out: a length cap (the memory's
+summarizer enforces its budget) and judging importance beyond the ledger's kinds.
 """
 
 from __future__ import annotations
@@ -18,31 +20,27 @@ from typing import Any
 
 from . import intents
 from .conversation import parse_result
+from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
+from .ledger import LABELS, TEXT_KINDS, Ledger
 
-MAX_CHARS = 1200  # plain summary budget; lines with ids may push past it
 MAX_ITEMS, MAX_ITEM_CHARS = 6, 80  # per section of the JSON summary (Nexus design)
 
 ENTRY = re.compile(r"^\[(user|assistant|tool|system)\]\s?(.*)$")
 PREVIOUS = re.compile(r"previous summary\s*:?|之前的摘要\s*[:：]?", re.I)
 NEW = re.compile(r"new messages\s*:?|新消息\s*[:：]?", re.I)
-NONE = re.compile(r"^\(?(none|无|没有)\)?$", re.I)
+NONE = re.compile(r"^\(?(none|nothing to keep|无|没有)\)?$", re.I)
+IDS_LINE = re.compile(r"^ids kept\s*:", re.I)  # the memory's guard rebuilds it
+ENTITIES = ("order", "refund", "product")  # the ledger's kinds with an id or name
 PLEASANTRY = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|great|bye|sure|"
                         r"you're welcome|glad to help|好的|谢谢|你好|嗯|好|再见|不客气)"
                         r"[\s!.,。！，~]*$", re.I)
-IDS = re.compile("|".join(p.pattern for p in (
-    intents.REFUND_ID, intents.TRACKING_ID, intents.ORDER_ID)))
-FACT = re.compile(r"\d|¥|deliver|transit|ship|refund|approved|pending"
-                  r"|签收|发货|退款|运输")
-PREFERS = re.compile(r"prefer|would like|budget|don't want|rather"
-                     r"|喜欢|希望|预算|不要", re.I)
-SECTIONS = re.compile(r"^(Order|Refund|Products|Policy|订单|退款|商品|规定)")
-PENDING = re.compile(r"^(Open request|待处理)|pending|in transit|not shipped|待|运输中")
-RESOLVED = re.compile(r"delivered|approved|^Refund|^退款|签收|已通过")
-LABELS = {"user": ("User", "用户"), "assistant": ("Assistant", "客服"),
-          "open": ("Open request", "待处理"), "order": ("Order", "订单"),
-          "refund": ("Refund", "退款"), "error": ("Error", "错误"),
-          "products": ("Products", "商品"), "policy": ("Policy", "规定"),
-          "tool": ("Tool", "工具")}
+PREFERS = re.compile(r"\b(prefer|would rather|budget|don't want|do not want"
+                     r"|no more than|my name is|call me)\b"
+                     r"|喜欢|希望|预算|不要|我叫", re.I)
+SECTIONS = re.compile(r"^(Order|Refund|Product|订单|退款|商品)")
+PENDING = re.compile(r"^(Open request|待处理)|pending|in transit|not shipped"
+                     r"|待|运输中|未发货")
+RESOLVED = re.compile(r"delivered|approved|refunded|已签收|已通过|已退款")
 
 
 def is_summary_request(messages: list[dict[str, Any]],
@@ -58,19 +56,6 @@ def is_summary_request(messages: list[dict[str, Any]],
     content = (system or {}).get("content") or ""
     instructions = content.split("[Conversation summary")[0]
     return re.search(r"summar|总结|摘要", instructions, re.I) is not None
-
-
-def clip(text: str, width: int) -> str:
-    """At most `width` characters; ids that the cut would lose are kept in brackets."""
-    text = " ".join(text.split())
-    if len(text) <= width:
-        return text
-    suffix = ""
-    for _ in range(3):  # a longer suffix means a shorter cut: settle in a few rounds
-        kept = text[: max(width - 1 - len(suffix), 0)] + "…"
-        lost = [i for i in dict.fromkeys(IDS.findall(text)) if i not in kept]
-        suffix = f" ({', '.join(lost)})" if lost else ""
-    return kept + suffix
 
 
 def read_input(messages: list[dict[str, Any]]
@@ -96,38 +81,34 @@ def read_input(messages: list[dict[str, Any]]
     return [old] if old.strip() else [], entries
 
 
-def tool_fact(result: dict[str, Any], zh: bool) -> str | None:
-    """One line for one tool result, or None for results not worth keeping."""
-    def label(key: str) -> str:
-        return LABELS[key][zh]
+def tool_fact(r: dict[str, Any]) -> str | None:
+    """A tool result as one line of text the ledger can read (None: nothing to keep).
 
-    r = result
+    The ledger reads the line like any answer, so it needs no rules of its own.
+    """
     if "error" in r:
-        return f"{label('error')}: {r['error']}"
+        return f"Error: {r['error']}"
     if "refund_id" in r:
-        return (f"{label('refund')} {r['refund_id']} ({label('order').lower()} "
-                f"{r.get('order_id')}): ¥{r.get('amount')}, {r.get('status')}")
+        return (f"Refund {r['refund_id']} for order {r.get('order_id')}: "
+                f"¥{r.get('amount')}, status: {r.get('status')}")
     if "order_id" in r and ("product" in r or "events" in r):
         events = [e for e in r.get("events") or () if isinstance(e, dict)]
-        last = events[-1] if events else {}
-        parts = [r.get("product"), r.get("price") and f"¥{r['price']}", r.get("status"),
-                 r.get("delivered") and f"delivered {r['delivered']}",
-                 r.get("tracking_number") and f"{r.get('carrier')} "
-                                              f"{r['tracking_number']}",
-                 last and f"latest: {last.get('time')} {last.get('event')}"]
-        facts = ", ".join(str(p) for p in parts if p)
-        return f"{label('order')} {r['order_id']}: {facts}"
+        parts = [r.get("product") and f"({r['product']})",
+                 r.get("price") and f"¥{r['price']}", r.get("status"),
+                 r.get("delivered"), r.get("carrier"), r.get("tracking_number")]
+        line = f"Order {r['order_id']} " + " ".join(str(p) for p in parts if p)
+        return line + (f".\nLatest update: {events[-1].get('time')} "
+                       f"{events[-1].get('event')}" if events else "")
     found = [i for i in r.get("results") or () if isinstance(i, dict)]
     if any("name" in i for i in found):
-        return f"{label('products')}: " + "; ".join(
-            f"{i.get('name')} ¥{i.get('price')}" + (f" ({i['offer']})" if i.get("offer")
-                                                    else "") for i in found)
+        return "\n".join(f"{i.get('name')}: ¥{i.get('price')}"
+                         + (f" ({i['offer']})" if i.get("offer") else "")
+                         for i in found)
     if found:
-        return f"{label('policy')}: {clip(str(found[0].get('text')), 160)}"
+        return str(found[0].get("text"))
     if "now" in r:  # the clock is not a fact about the customer
         return None
-    text = str(r["text"]) if set(r) == {"text"} else json.dumps(r, ensure_ascii=False)
-    return f"{label('tool')}: {clip(text, 120)}" if text.strip() else None
+    return str(r["text"]) if set(r) == {"text"} else json.dumps(r, ensure_ascii=False)
 
 
 def _from_json(block: str) -> str:
@@ -139,44 +120,78 @@ def _from_json(block: str) -> str:
     return str(value.get("running_summary", "")) if isinstance(value, dict) else block
 
 
-def entry_line(role: str, text: str, zh: bool, is_open: bool) -> str | None:
-    text = text.strip()
-    if not text or PLEASANTRY.match(text) or role == "system":
-        return None
-    if role == "tool":  # JSON, maybe after a label such as "queryOrder ->"
-        start = text.find("{")
-        return tool_fact(parse_result(text[start:] if start >= 0 else text), zh)
-    if role == "assistant":  # keep the sentences that carry facts
-        sentences = re.split(r"(?<=[.!?。！？])\s*", text)
-        text = " ".join(s for s in sentences if FACT.search(s)) or text
-    key = "open" if is_open else role
-    return f"{LABELS[key][zh]}: {clip(text, 160)}"
+def read_previous(ledger: Ledger, block: str) -> None:
+    """The previous summary back into the ledger, line by line, by its labels."""
+    kinds = {label: kind for kind, pair in LABELS.items() for label in pair}
+    for raw in _from_json(block).splitlines():
+        line = raw.strip().removeprefix("- ").strip()
+        if not line or NONE.match(line) or IDS_LINE.match(line):
+            continue
+        match = re.match(r"([^:：]{1,16}?)\s*[:：]\s*(.*)$", line)
+        label, rest = (match.group(1), match.group(2)) if match else ("", line)
+        kind = kinds.get(label) if kinds.get(label) in TEXT_KINDS else None
+        if kind == "policy":
+            facts = read_facts(rest) or [Fact("policy", rest[:40], {"text": rest})]
+        elif kind:
+            facts = [Fact(kind, rest, {"text": rest})]
+        else:  # a fact line; one whose label promises an entity it lacks stays as is
+            facts = read_facts(line)
+            promised = kinds.get(re.split(r"[\s:：]", line)[0])
+            if promised in ENTITIES and not any(f.kind == promised for f in facts):
+                facts = []
+        for fact in facts:
+            ledger.add(fact)
+        if not facts or any(not ledger.has(i) for i in IDS.findall(line)):
+            # a line the ledger cannot read: kept as written, shortened
+            ledger.add(Fact("line", line, {"text": clip(line, 100)}))
+
+
+def note_unknown_ids(ledger: Ledger, text: str) -> None:
+    """Degrade: a text whose ids no fact holds becomes a short note keeping them."""
+    if any(not ledger.has(i) for i in IDS.findall(text)):
+        short = clip(text, 80)
+        ledger.add(Fact("note", short, {"text": short}))
 
 
 def fact_lines(messages: list[dict[str, Any]]) -> list[str]:
-    """The merged summary lines: the previous summary's first, then the new facts."""
+    """The merged ledger: the previous summary's facts updated by the new messages."""
     previous, entries = read_input(messages)
-    zh = any(intents.is_chinese(t) for r, t in entries if r == "user")
-    lines = [line.strip().removeprefix("- ").strip() for block in previous
-             for line in _from_json(block).splitlines()]
+    users = [t for r, t in entries if r == "user"]
+    zh = intents.is_chinese(" ".join(users) if users else " ".join(previous))
+    ledger = Ledger()
+    for block in previous:
+        read_previous(ledger, block)
     last_user = max((i for i, (r, _) in enumerate(entries) if r == "user"), default=-1)
-    answered = any(r == "assistant" for r, _ in entries[last_user + 1:])
+    if any(r == "assistant" for r, _ in entries):
+        ledger.drop("open")  # the conversation went on: earlier requests were answered
+    context: dict[str, str] = {}  # the order and product last named, for "it"
+    unknown: list[str] = []  # texts the ledger could not read: notes, if they hold ids
     for index, (role, text) in enumerate(entries):
-        lines.append(entry_line(role, text, zh, index == last_user and not answered)
-                     or "")
-    seen: set[str] = set()
-    merged = []
-    for line in lines:
-        key = " ".join(line.lower().split())
-        if key and not NONE.match(key) and key not in seen:
-            seen.add(key)
-            merged.append(line)
-    while len("\n".join(merged)) + 2 * len(merged) > MAX_CHARS:
-        plain = next((i for i, line in enumerate(merged) if not IDS.search(line)), None)
-        if plain is None:  # only lines with ids are left: they all stay
-            break
-        del merged[plain]
-    return merged
+        text = text.strip()
+        if not text or role == "system" or PLEASANTRY.match(text):
+            continue
+        if role == "tool":  # JSON, maybe after a label such as "queryOrder ->"
+            start = text.find("{")
+            text = tool_fact(parse_result(text[start:] if start >= 0 else text)) or ""
+        if role == "user":
+            if PREFERS.search(text):
+                ledger.add(Fact("prefers", clip(text, 80), {"text": clip(text, 80)}))
+            elif index == last_user and not any(
+                    r == "assistant" for r, _ in entries[index + 1:]):
+                ledger.add(Fact("open", text, {"text": clip(text, 80)}))
+            else:
+                unknown.append(text)
+            continue
+        for sentence in SENTENCE.split(text):
+            sentence = sentence.strip(" -•")
+            facts = read_sentence(sentence, context) if sentence else []
+            for fact in facts:
+                ledger.add(fact)
+            if not facts:
+                unknown.append(sentence)
+    for text in unknown:  # after every fact is in: only ids no fact holds
+        note_unknown_ids(ledger, text)
+    return ledger.lines(zh)
 
 
 def summarize(messages: list[dict[str, Any]]) -> str:
@@ -185,7 +200,7 @@ def summarize(messages: list[dict[str, Any]]) -> str:
     system = next((m.get("content") or "" for m in messages
                    if m.get("role") == "system"), "")
     if "JSON" not in system:
-        return "\n".join(f"- {line}" for line in lines)
+        return "\n".join(f"- {line}" for line in lines) or "- (nothing to keep)"
     return json.dumps(structured(lines), ensure_ascii=False, indent=1)
 
 
@@ -203,13 +218,13 @@ def structured(lines: list[str]) -> dict[str, Any]:
     def pick(pattern: re.Pattern[str]) -> list[str]:
         chosen = [clip(line, MAX_ITEM_CHARS) for line in lines if pattern.search(line)]
         return chosen[-MAX_ITEMS:]
-    users = [line.split(": ", 1)[-1] for line in lines
-             if line.startswith(("User", "Open request", "用户", "待处理"))]
+    asks = [re.split(r"[:：]\s*", line, maxsplit=1)[-1] for line in lines
+            if line.startswith(("Open request", "待处理"))]
     ids = [id_hint(i) for i in dict.fromkeys(IDS.findall("\n".join(lines)))]
-    return {"running_summary": "\n".join(lines),
-            "goal": clip(users[-1], MAX_ITEM_CHARS) if users else "",
+    return {"running_summary": "\n".join(lines) or "(nothing to keep)",
+            "goal": clip(asks[-1], MAX_ITEM_CHARS) if asks else "",
             "confirmed_facts": pick(SECTIONS),
-            "preferences": pick(PREFERS),
+            "preferences": pick(re.compile(r"^(Preference|偏好)")),
             "resolved": pick(RESOLVED),
             "pending": pick(PENDING),
             "retrieval_hints": ids[-MAX_ITEMS:]}

@@ -25,6 +25,7 @@ from itertools import islice
 
 from ..llm import SupportsChat
 from ..memory.base import BaseChatMemory, check_size, split_turns
+from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.summarizer import summary_message
 from ..memory.summary import SummaryChatMemory
 from ..messages import ChatMessage, Role
@@ -115,13 +116,15 @@ class IncrementalSummaryMemory(SummaryChatMemory):
 
     def __init__(self, llm: SupportsChat, keep_recent_turns: int = 4,
                  batch_turns: int = 6, *,
-                 max_summary_chars: int = MAX_RENDER_CHARS) -> None:
+                 max_summary_chars: int = MAX_RENDER_CHARS,
+                 max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS) -> None:
         check_size("keep_recent_turns", keep_recent_turns, 1, "the last question and "
                    "its answer stay verbatim")
         check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
         BaseChatMemory.__init__(self)  # SummaryChatMemory's checks count messages
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
-        self.summarizer = StructuredSummarizer(llm, max_summary_chars)
+        self.summarizer = StructuredSummarizer(llm, max_summary_chars,
+                                               max_tokens=max_summary_tokens)
         self.on_apply: Callable[[SummaryState], None] | None = None  # e.g. save it
         self.flight_key: Hashable | None = None  # a session: see InFlight
         self._lock = threading.RLock()  # add, messages, apply: one at a time

@@ -1,12 +1,13 @@
 """The structured summary: seven sections with caps, instead of free text.
 
-Introduced in notebook 07 (the Nexus Agent design, SPEC §7). A free-text summary
-grows and blurs; a small document with fixed sections stays readable and bounded:
-each section keeps at most 6 items of at most 80 characters (the newest win), and
-the whole rendering fits in 1,400 characters. The model is asked for JSON; when the
-call fails or the JSON does not parse, the rule-based fallback merge of notebook 04
-fills the sections instead (the user's requests quoted, the answers clipped), and
-the entity guard of notebook 04 keeps every order, tracking and refund number.
+Introduced in notebook 07 (the Nexus Agent design). A free-text summary grows and
+blurs; a small document with fixed sections stays readable and bounded: each section
+keeps at most 6 items of at most 80 characters (the newest win), the rendering fits
+in 1,400 characters, and then the token budget of notebook 04 applies (budget.py).
+The model is asked for JSON; when the call fails, is cut off, or the JSON does not
+parse, the rule-based fallback merge of notebook 04 fills the sections instead (the
+user's requests quoted, the answers clipped), and the entity guard of notebook 04
+keeps every order, tracking and refund number, and drops the ones the model made up.
 Left out: per-section models, embeddings for the retrieval hints, translations.
 """
 
@@ -18,10 +19,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..llm import SupportsChat
+from ..memory.budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE
 from ..memory.summarizer import (
-    IDS_LINE,
     Summarizer,
     clean,
+    drop_invented,
     fallback_summary,
     keep_ids,
 )
@@ -134,8 +136,10 @@ class StructuredSummarizer(Summarizer):
     """
 
     def __init__(self, llm: SupportsChat, max_chars: int = MAX_RENDER_CHARS,
-                 prompt: str = PROMPT) -> None:
-        super().__init__(llm, max_chars, prompt)
+                 prompt: str = PROMPT, *,
+                 max_tokens: int = DEFAULT_SUMMARY_TOKENS) -> None:
+        super().__init__(llm, max_tokens, prompt)
+        self.max_chars = max_chars  # the rendering's cap; then the token budget
         self.last: StructuredSummary | None = None
 
     def request(self, previous: str | None,
@@ -157,7 +161,8 @@ class StructuredSummarizer(Summarizer):
 
     def finish(self, summary: StructuredSummary, required: Sequence[str]) -> str:
         self.last = summary
-        return summary.render(self.max_chars, required)
+        text = drop_invented(summary.render(self.max_chars, required), required)
+        return self.fit(text)
 
 
 def fallback_document(previous: str | None,

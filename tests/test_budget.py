@@ -1,0 +1,57 @@
+"""Rules of the summary budget: bounded means bounded, and what goes first."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tinyagent.memory.budget import IDS_LINE, fit
+from tinyagent.memory.summarizer import find_ids
+from tinyagent.tokens import count_tokens
+
+SUMMARY = "\n".join([
+    "- Order 88231: S10 Pro, delivered 2026-06-22, SF Express SF1234567890",
+    "- Refund RF20260701001: order 88231, ¥1999, pending inspection",
+    "- Policy: approved refunds reach the original payment method in 1–3 days",
+    "- Product S20 Pro: ¥2499, launch offer: ¥200 off until 2026-07-15",
+    "- Order 90417: AirX Earbuds, in transit, YTO Express YT5566778899"])
+
+
+def test_within_budget_nothing_changes():
+    """A summary that fits is returned as it is, nothing evicted."""
+    fitted = fit(SUMMARY, 500, find_ids)
+    assert fitted.text == SUMMARY and fitted.evicted == []
+
+
+def test_oldest_resolved_fact_goes_first_and_its_ids_stay():
+    """Over budget, the oldest resolved line goes first; its ids move to the ids
+    line; the open matters (pending refund, order in transit) stay whole."""
+    fitted = fit(SUMMARY, count_tokens(SUMMARY) - 5, find_ids)
+    assert fitted.evicted == [SUMMARY.splitlines()[0]]
+    assert fitted.text.endswith(f"{IDS_LINE}SF1234567890")
+    assert "pending inspection" in fitted.text and "in transit" in fitted.text
+
+
+def test_open_matters_and_their_ids_are_kept_longest():
+    """At a tight budget every resolved fact and id has gone before an open one."""
+    fitted = fit(SUMMARY, 45, find_ids)
+    assert "RF20260701001" in fitted.text or "YT5566778899" in fitted.text
+    assert "S20 Pro" not in fitted.text and "SF1234567890" not in fitted.text
+    assert fitted.evicted[:3] == [SUMMARY.splitlines()[i] for i in (0, 2, 3)]
+
+
+def test_the_ids_line_cannot_take_over_the_summary():
+    """The guard's ids line holds at most a quarter of the budget: oldest ids go."""
+    ids = ", ".join(str(10000 + i) for i in range(200))
+    products = "\n".join(f"- Product S{i} Pro: ¥{1000 + i}" for i in range(20))
+    fitted = fit(f"{products}\n{IDS_LINE}{ids}", 200, find_ids)
+    line = fitted.text.splitlines()[-1]
+    assert count_tokens(line) <= 50 and line.endswith("10199")
+    assert fitted.evicted[0] == "10000"
+    assert "- Product S19 Pro: ¥1019" in fitted.text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(st.sampled_from("ab 12345RF¥-:\n"), max_size=80),
+                max_size=30), st.integers(50, 400))
+def test_never_over_budget(lines, budget):
+    """Whatever the text, the fitted summary is within the budget."""
+    assert count_tokens(fit("\n".join(lines), budget, find_ids).text) <= budget

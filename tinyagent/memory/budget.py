@@ -1,0 +1,97 @@
+"""The summary budget: a bounded memory must stay bounded, however long the chat.
+
+Introduced in notebook 04, section "When the summary is full". Every summary memory
+keeps its summary within `max_summary_tokens` (default 350 tokens, about the 1,400
+characters of the Nexus design). The budget is applied last, after the entity guard
+has appended the ids the model dropped, so those ids are inside it too.
+
+When the summary is over budget, something must go, in this order:
+
+1. the oldest ids of the "- ids kept:" line while that line holds more than a
+   quarter of the budget (ids of open matters stay);
+2. the oldest resolved fact lines (a delivered order, a product price); the ids a
+   dropped line held move to the ids line, the cheapest form of a fact;
+3. the oldest ids of resolved matters on the ids line;
+4. the oldest lines about open matters (pending, in transit, an open request), their
+   ids moving to the ids line; then those ids, oldest first.
+
+So what was settled long ago goes first, and the ids of what is still open stay
+longest. `fit` returns what it evicted; the memories count it in `stats()`. Left out:
+judging importance by meaning (a model could rank the lines; this is a rule).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..tokens import count_tokens
+
+DEFAULT_SUMMARY_TOKENS = 350  # ~1,400 characters of English at ~4 characters a token
+IDS_LINE = "- ids kept: "
+OPEN = re.compile(r"pending|in transit|not shipped|processing|awaiting|open request"
+                  r"|requested|待|运输中|未发货|处理中", re.I)
+
+
+@dataclass
+class Fitted:
+    """A summary within its budget, and what had to go (oldest first)."""
+
+    text: str
+    evicted: list[str] = field(default_factory=list)
+
+
+def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]]
+        ) -> Fitted:
+    """`summary` within `max_tokens` tokens, evicting in the order of the docstring."""
+    lines = [line for line in summary.splitlines() if not line.startswith(IDS_LINE)]
+    ids = [i for line in summary.splitlines() if line.startswith(IDS_LINE)
+           for i in line[len(IDS_LINE):].split(", ") if i]
+    open_ids = {i for line in lines if OPEN.search(line) for i in find_ids(line)}
+    evicted: list[str] = []
+
+    def text() -> str:
+        return "\n".join(lines + ([IDS_LINE + ", ".join(ids)] if ids else []))
+
+    def drop_line(index: int) -> None:
+        line = lines.pop(index)
+        rest = "\n".join(lines)
+        demoted = [i for i in find_ids(line) if i not in rest and i not in ids]
+        ids[:0] = demoted  # old facts: their ids are the oldest on the line
+        evicted.append(line)
+
+    def drop_id(open_too: bool) -> bool:
+        index = next((k for k, i in enumerate(ids) if open_too or i not in open_ids),
+                     None)
+        if index is None:
+            return False
+        evicted.append(ids.pop(index))
+        return True
+
+    while count_tokens(current := text()) > max_tokens:
+        facts = [k for k, line in enumerate(lines) if not line.startswith("## ")]
+        resolved = [k for k in facts if not OPEN.search(lines[k])]
+        if ids and count_tokens(IDS_LINE + ", ".join(ids)) > max_tokens // 4 \
+                and drop_id(open_too=False):
+            continue
+        if resolved and (len(facts) > 1 or ids):
+            drop_line(resolved[0])
+        elif drop_id(open_too=False):
+            continue
+        elif len(facts) > 1 or (facts and ids):
+            drop_line(facts[0])
+        elif not drop_id(open_too=True):  # one line left, alone too long: clip it
+            return Fitted(_clip_tokens(current, max_tokens), evicted)
+    # A heading with no item left under it (notebook 07's sections) goes too.
+    kept = [line for k, line in enumerate(lines) if not line.startswith("## ")
+            or (k + 1 < len(lines) and not lines[k + 1].startswith("## "))]
+    lines[:] = kept
+    return Fitted(text(), evicted)
+
+
+def _clip_tokens(text: str, max_tokens: int) -> str:
+    """Cut characters off the end until the text fits, marking the cut with "…"."""
+    while text and count_tokens(text + "…") > max_tokens:
+        text = text[: max(len(text) - 8, 0)]
+    return text + "…"

@@ -1,0 +1,48 @@
+"""Text tables that align in a terminal and show as HTML in a notebook.
+
+Introduced in notebook 06, where the comparison and the evaluation print their
+figures with it. A CJK character takes two terminal columns, so the alignment counts
+columns, not characters; numbers align right. Left out: wrapping long cells.
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from dataclasses import dataclass
+
+
+def _columns(text: str) -> int:
+    """Columns a text takes in a terminal: a CJK character takes two."""
+    return sum(1 + (unicodedata.east_asian_width(c) in "WF") for c in text)
+
+
+@dataclass(repr=False)
+class Table:
+    """Rows of strings: the repr aligns them (numbers right), notebooks show HTML."""
+
+    caption: str
+    header: list[str]
+    rows: list[list[str]]
+
+    def __repr__(self) -> str:
+        columns = list(zip(self.header, *self.rows, strict=True))
+        widths = [max(map(_columns, column)) for column in columns]
+        numeric = [all(c.replace(",", "").isdigit() for c in column[1:])
+                   for column in columns]
+        lines = [self.caption]
+        for row in [self.header, *self.rows]:
+            gaps = [" " * (w - _columns(c)) for c, w in zip(row, widths, strict=True)]
+            lines.append("  ".join(g + c if right else c + g for c, g, right
+                                   in zip(row, gaps, numeric, strict=True)).rstrip())
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        # Long cells wrap (at any character if they must), and no column is squeezed
+        # below a short word: the table fits a 1,024-pixel screen.
+        cell = ("<{0} style='text-align:left;overflow-wrap:anywhere;min-width:5em'>"
+                "{1}</{0}>").format
+        rows = [(self.header, "th"), *((row, "td") for row in self.rows)]
+        return (f"<table><caption>{html.escape(self.caption)}</caption>" + "".join(
+            "<tr>" + "".join(cell(tag, html.escape(c)) for c in row) + "</tr>"
+            for row, tag in rows) + "</table>")
