@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from wrong_solutions import CATALOGUE, REFERENCE
+from wrong_solutions import CATALOGUE
 
 from tinyagent.exercises import CHECKS, check
 
@@ -29,10 +29,12 @@ OFFICIAL = {
     "04.summary_trigger": ("04_summary_memory", "plan_compression"),
     "05.merge_step": ("05_hybrid_memory", "merge_summary"),
     "06.tune_hybrid": ("06_compare_strategies", "tuned_hybrid"),
+    "06.cheapest_recall": ("06_compare_strategies", "choose_memory"),
+    "07.cap_items": ("07_production_memory", "cap_items"),
+    "07.apply_if_current": ("07_production_memory", "apply_if_current"),
+    "07.restore": ("07_production_memory", "restore"),
+    "07.fence": ("07_production_memory", "fence"),
 }
-# The solutions notebook of 07 still slices with items[-max_items:], which keeps
-# everything when max_items=0; the corrected cell is in the lead's notes.
-KNOWN_WRONG = {"07.cap_items": ("07_production_memory", "cap_items")}
 
 
 @functools.cache  # parsed once: the property tests ask for it on every example
@@ -71,18 +73,6 @@ def test_the_official_solution_passes(name):
     """The solutions notebook's code passes its own exercise."""
     assert check(name, official(*OFFICIAL[name]))
 
-
-@pytest.mark.parametrize("name", sorted(REFERENCE))
-def test_the_reference_answers_pass(name):
-    """The answers that have no solutions-notebook cell yet pass too."""
-    assert check(name, REFERENCE[name])
-
-
-@pytest.mark.parametrize("name", sorted(KNOWN_WRONG))
-def test_the_known_wrong_solutions_cell_fails(name):
-    """07's solutions cell keeps everything at max_items=0 until it is corrected."""
-    result = check(name, official(*KNOWN_WRONG[name]))
-    assert result.failures == ["max_items=0 keeps nothing"]
 
 
 @pytest.mark.parametrize("name, wrong, case", [

@@ -424,17 +424,12 @@ TUNE_HYBRID = [
 
 
 # -- 06.cheapest_recall
-def choose_memory(llm, turns):
-    """Short chats: keep everything (no summarizer calls); long: summarize."""
-    return InMemoryChatMemory() if turns <= 20 else SummaryChatMemory(llm, 10, 4)
-
-
 CHEAPEST_RECALL = [
     ("always-in-memory", lambda llm, turns: InMemoryChatMemory(), "30 turns"),
     ("always-the-default-hybrid", lambda llm, turns: HybridChatMemory(llm, 6, 10),
-     "10 turns"),
-    ("a-window", lambda llm, turns: SlidingWindowChatMemory(6), "10 turns"),
-    ("no-memory", lambda llm, turns: None, "10 turns"),
+     "6 turns"),
+    ("a-window", lambda llm, turns: SlidingWindowChatMemory(6), "30 turns"),
+    ("no-memory", lambda llm, turns: None, "6 turns"),
 ]
 
 
@@ -536,8 +531,3 @@ CATALOGUE = {
     "06.cheapest_recall": CHEAPEST_RECALL, "07.cap_items": CAP_ITEMS,
     "07.apply_if_current": APPLY_IF_CURRENT, "07.restore": RESTORE, "07.fence": FENCE,
 }
-
-# Reference answers for exercises whose solutions notebook has no cell for them yet.
-REFERENCE = {"06.cheapest_recall": choose_memory, "07.apply_if_current":
-             apply_if_current, "07.restore": restore, "07.fence": fence,
-             "07.cap_items": cap_items}
