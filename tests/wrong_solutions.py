@@ -14,7 +14,6 @@ from tinyagent import (
     HybridChatMemory,
     InMemoryChatMemory,
     SlidingWindowChatMemory,
-    SummaryChatMemory,
 )
 from tinyagent.memory.base import split_turns
 from tinyagent.memory.summarizer import (
