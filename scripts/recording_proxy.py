@@ -23,22 +23,34 @@ from typing import Any
 from urllib.parse import urlsplit
 
 TRUNCATED_MARK = "(cut off at the length limit)"
-# The server is asked for at most this many reply tokens, whatever the client asked:
-# a 135M model can ramble for minutes, and the check must fit a CI budget. What is
-# recorded, and asserted on, is the client's own request.
+# Bounds asked of the server, whatever the client asked: a 135M model can ramble
+# for minutes, and the check must fit a CI budget. Replies get a token cap; tool
+# arguments (which llama-cpp-python's function-calling format generates with no
+# token limit) get a length limit on each string. What is recorded, and asserted
+# on, is the client's own request.
 SERVER_REPLY_CAP = 96
+ARGUMENT_CHARS = 40
 ENVELOPE = {"id": "chatcmpl-made-by-proxy", "object": "chat.completion",
             "created": 0, "model": "proxy", "choices": [
                 {"index": 0, "message": {}, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
 
 
-def cap_reply(request: dict[str, Any]) -> bytes:
-    """The request body for the server, its reply length capped."""
+def for_server(request: dict[str, Any]) -> bytes:
+    """The request body for the server: the reply and each string argument capped."""
     asked = request.get("max_tokens") or request.get("max_completion_tokens")
-    capped = {**request, "max_tokens": min(asked or SERVER_REPLY_CAP, SERVER_REPLY_CAP)}
-    capped.pop("max_completion_tokens", None)
-    return json.dumps(capped).encode()
+    bounded = {**request, "max_tokens": min(asked or SERVER_REPLY_CAP,
+                                            SERVER_REPLY_CAP)}
+    bounded.pop("max_completion_tokens", None)
+    bounded["tools"] = copy.deepcopy(request.get("tools") or [])
+    for tool in bounded["tools"]:
+        properties = tool.get("function", {}).get("parameters", {}).get("properties")
+        for schema in (properties or {}).values():
+            if schema.get("type") == "string":
+                schema.setdefault("maxLength", ARGUMENT_CHARS)
+    if not bounded["tools"]:
+        del bounded["tools"]
+    return json.dumps(bounded).encode()
 
 
 @dataclass
@@ -139,7 +151,7 @@ class RecordingProxy:
         if fault and fault.name == "shape":  # made here: the server's reply is moot
             status, raw = 200, json.dumps(ENVELOPE).encode()
         else:
-            status, raw = self.forward(handler, cap_reply(request))
+            status, raw = self.forward(handler, for_server(request))
         exchange.seconds, exchange.status = time.monotonic() - start, status
         if status == 200:
             exchange.reply = json.loads(raw)

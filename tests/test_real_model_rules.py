@@ -122,7 +122,19 @@ def test_the_empty_bend_sends_null_content_and_no_tool_call():
 def test_the_server_is_never_asked_for_more_than_the_cap(asked, sent):
     """The proxy caps the reply length it asks of the server."""
     request = {"messages": []} | ({"max_tokens": asked} if asked else {})
-    assert json.loads(proxy.cap_reply(request))["max_tokens"] == sent
+    assert json.loads(proxy.for_server(request))["max_tokens"] == sent
+
+
+def test_string_arguments_get_a_length_limit_and_the_request_is_untouched():
+    """Each string argument the server may generate is bounded; the client's own
+    request, which the check records, keeps its schemas as they were."""
+    request = {"messages": [], "tools": bitmall_tools().schemas()}
+    before = json.dumps(request)
+    sent = json.loads(proxy.for_server(request))
+    strings = [schema for tool in sent["tools"] for schema in
+               tool["function"]["parameters"]["properties"].values()]
+    assert strings and all(s["maxLength"] == proxy.ARGUMENT_CHARS for s in strings)
+    assert json.dumps(request) == before
 
 
 def test_a_missing_model_package_names_the_install_command(monkeypatch):
