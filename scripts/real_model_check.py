@@ -192,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
                         default="", help="damage the run to show the check fails")
     parser.add_argument("--deadline", type=float, default=600,
                         help="hard wall-clock limit in seconds (default 600)")
+    # One thread: llama.cpp's threads spin-wait on each other, so on cores shared
+    # with other jobs a second thread made calls 1.5-3x slower, not faster.
+    parser.add_argument("--threads", type=int, default=1, help="server threads")
     args = parser.parse_args(argv)
     sys.stdout = tee = Tee(sys.stdout)
     if args.install:
@@ -204,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     # A small context also bounds a runaway tool call: the function-calling format
     # generates arguments with no length limit but the context's.
     server = local_model.start_server(local_model.find_model(), "127.0.0.1", port,
-                                      log, n_ctx=2048)
+                                      log, n_ctx=2048, threads=args.threads)
     r, out, proxy = Results(), io.StringIO(), RecordingProxy(f"http://127.0.0.1:{port}")
 
     def give_up() -> None:  # the hard limit: no hang outlives the CI budget
