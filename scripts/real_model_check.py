@@ -7,8 +7,9 @@ it (scripts/recording_proxy.py), and runs the agent with each memory strategy fo
 few turns, one compression included. It asserts only what holds for ANY model
 (scripts/real_model_rules.py): requests accepted, the history each request carries,
 tool-call ids that match, known stop reasons, summaries within budget, ids kept, no
-key printed, and clear handling of a slow call, an empty answer, a cut-off reply and
-malformed ones. Wording, recall and savings are the model's business: not asserted.
+key printed; then (scripts/real_model_faults.py) clear handling of a slow call, an
+empty answer, a cut-off reply and malformed ones, in the agent and in `tinyagent
+chat`. Wording, recall and savings are the model's business: not asserted.
 
     python scripts/real_model_check.py [--install] [--break history|reply]
 
@@ -25,18 +26,17 @@ import secrets
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import local_model  # noqa: E402
+from real_model_faults import BAD_SHAPE, MAX_STEPS, command_line, faults  # noqa: E402
 from real_model_rules import (  # noqa: E402
     STOP_REASONS,
     Results,
     Tee,
     carries_history,
-    reply_content,
     run_turn,
     tool_ids_match,
 )
@@ -48,7 +48,6 @@ from tinyagent import (  # noqa: E402
     InMemoryChatMemory,
     LlmClient,
     ReActAgent,
-    Role,
     SlidingWindowChatMemory,
     SummaryChatMemory,
     TokenWindowChatMemory,
@@ -59,18 +58,6 @@ from tinyagent.memory.summarizer import find_ids  # noqa: E402
 TURNS = ["Where is my order 88231? Use the queryOrder tool.",
          "I want a refund for it, it won't go back to its dock.",
          "What was my order number again?"]
-MAX_STEPS = 2  # a tool call and the answer: a tiny model loops, and time is short
-BAD_SHAPE = {"role": "assistant", "content": None,  # the function is null
-             "tool_calls": [{"id": "call_0", "type": "function", "function": None}]}
-SHAPES = {  # reply shapes real servers send
-    "content as a list of parts": {"role": "assistant", "content": [
-        {"type": "text", "text": "Hello"}]},
-    "a tool call without an id": {"role": "assistant", "content": None, "tool_calls": [
-        {"type": "function",
-         "function": {"name": "getCurrentTime", "arguments": "{}"}}]},
-    "a tool call whose function is null": BAD_SHAPE}
-
-
 def memories(llm: LlmClient) -> dict[str, tuple[Any, int]]:
     """Every strategy and its number of turns: enough to carry history, and for the
     bounded ones to pass their bound (the summaries compress once, at turn 2's end)."""
@@ -123,46 +110,6 @@ def strategies(r: Results, proxy: RecordingProxy, llm: LlmClient, out: io.String
             r.expect(budget is None or len(summary) <= budget,
                      "the summary stays within its budget", f"{len(summary)} chars")
             r.expect(not cut_stored, "a cut-off summary is never stored as the summary")
-
-
-def faults(r: Results, proxy: RecordingProxy, url: str, key: str,
-           out: io.StringIO) -> None:
-    print("\n[faults]")
-
-    def agent(timeout: float = 120) -> ReActAgent:
-        llm = LlmClient(key, url, local_model.MODEL_ALIAS, timeout=timeout,
-                        max_retries=0)
-        return ReActAgent(llm, bitmall_tools(), max_steps=MAX_STEPS,
-                          memory=InMemoryChatMemory())
-
-    slow = agent(timeout=3)
-    proxy.inject("delay", seconds=30)
-    start = time.monotonic()
-    error, spent = run_turn(slow, "Hello", out), time.monotonic() - start
-    r.expect(error.startswith("LlmError") and "timed out" in error and spent < 8,
-             "a slow call ends in a clear timeout message, on time",
-             f"{error or 'no error'} after {spent:.1f}s")
-    r.expect(len(slow.memory) == 0, "a failed turn leaves memory as it was")
-    for fault, rule in (("empty", "an empty answer is neither shown nor stored"),
-                        ("length", "a cut-off answer is not stored as complete")):
-        clerk = agent()
-        proxy.inject(fault)
-        error = run_turn(clerk, "Hello, who are you?", out)
-        raw = reply_content(proxy.exchanges[-1].reply)
-        stored = [m.content for m in clerk.memory.messages()
-                  if m.role is Role.ASSISTANT]
-        shown = clerk.last_trace.answer if clerk.last_trace and not error else "-"
-        r.expect(not error.startswith("crash") and shown.strip() != ""
-                 and "" not in stored and raw not in stored, rule,
-                 error or f"shown {shown!r}, stored {stored!r}")
-    for label, shape in SHAPES.items():  # a whole turn: the crash may come later
-        clerk = agent()
-        proxy.inject("shape", shape=shape)
-        error = run_turn(clerk, "Hi", out)
-        held = clerk.memory.messages()
-        r.expect(not error.startswith("crash") and all(
-            isinstance(m.content, str) for m in held), f"{label}: no crash",
-            error or f"stored {[m.content for m in held]}")
 
 
 def report(r: Results, proxy: RecordingProxy) -> None:
@@ -235,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         llm = LlmClient(key, url, local_model.MODEL_ALIAS, timeout=120, max_retries=0)
         strategies(r, proxy, llm, out, args.broken)
         faults(r, proxy, url, key, out)
+        command_line(r, proxy, url, key, out)
         report(r, proxy)
     finally:
         proxy.stop()
