@@ -24,6 +24,7 @@ import argparse
 import importlib.util
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -154,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     log_path = Path("local_model.log").resolve()
     process = start_server(model, args.host, args.port, log_path)
+    # `kill PID` stops the server too, as Ctrl-C does (the finally below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         wait_ready(f"http://127.0.0.1:{args.port}/v1", process)
         address = lan_address() if args.host == "0.0.0.0" else args.host

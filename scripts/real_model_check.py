@@ -23,6 +23,7 @@ import argparse
 import io
 import os
 import secrets
+import signal
 import sys
 import tempfile
 import threading
@@ -164,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         local_model.stop_server(server)
         os._exit(1)
 
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still stop the server
     timer = threading.Timer(args.deadline, give_up)
     timer.daemon = True
     timer.start()
