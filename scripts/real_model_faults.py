@@ -98,6 +98,6 @@ def command_line(r: Results, proxy: RecordingProxy, url: str, key: str,
           f"{len(proxy.exchanges) - first} calls)")
     r.expect(done.returncode == 0 and "Traceback" not in done.stderr,
              "a malformed reply gives no traceback, and chat goes on",
-             done.stderr.strip()[-300:])
+             (done.stderr.strip().splitlines() or [""])[-1])  # the exception line
     r.expect(any(e.fault == "" for e in proxy.exchanges[first:]),
              "the next turn reached the model")
