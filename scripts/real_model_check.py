@@ -53,6 +53,7 @@ from tinyagent import (  # noqa: E402
     SummaryChatMemory,
     TokenWindowChatMemory,
     bitmall_tools,
+    count_tokens,
 )
 from tinyagent.memory.summarizer import find_ids  # noqa: E402
 
@@ -107,9 +108,9 @@ def strategies(r: Results, proxy: RecordingProxy, llm: LlmClient, out: io.String
             kept = "\n".join(m.content for m in memory.messages())
             r.expect(all(i in kept for i in ids), "every id the turns held survives",
                      str([i for i in ids if i not in kept]))
-            budget = getattr(memory.summarizer, "max_chars", None)
-            r.expect(budget is None or len(summary) <= budget,
-                     "the summary stays within its budget", f"{len(summary)} chars")
+            budget = memory.summarizer.max_tokens  # the summary's budget, in tokens
+            r.expect(count_tokens(summary) <= budget, "the summary stays within its "
+                     "budget", f"{count_tokens(summary)} tokens of {budget}")
             r.expect(not cut_stored, "a cut-off summary is never stored as the summary")
 
 

@@ -14,7 +14,10 @@ from typing import Any, TextIO
 
 from tinyagent import ChatMessage, LlmError, ReActAgent, Role
 
-STOP_REASONS = {"answer", "max_steps", "repeated_call", "token_budget", "no_progress"}
+# The five guards' reasons, and the two for a reply that could not be used as it came:
+# empty (an apology instead) or cut at the length limit (kept, marked as cut).
+STOP_REASONS = {"answer", "max_steps", "repeated_call", "token_budget", "no_progress",
+                "empty_reply", "cut_off"}
 
 
 class Results:
