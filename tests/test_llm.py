@@ -15,7 +15,7 @@ HELLO = [ChatMessage.user("Where is my order 88231?")]
 def clean_env(monkeypatch, tmp_path):
     """No TINYAGENT_* variables and no .env file: a fresh learner's laptop."""
     for name in ["TINYAGENT_API_KEY", "TINYAGENT_API_URL", "TINYAGENT_MODEL",
-                 "TINYAGENT_OFFLINE"]:
+                 "TINYAGENT_OFFLINE", "TINYAGENT_SUMMARY_MODEL"]:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     return tmp_path
@@ -44,6 +44,28 @@ def test_offline_flag_wins_over_a_key(clean_env, monkeypatch):
     monkeypatch.setenv("TINYAGENT_API_KEY", KEY)
     monkeypatch.setenv("TINYAGENT_OFFLINE", "1")
     assert LlmClient.from_env().offline
+
+
+@pytest.mark.parametrize("summary_model, expected", [("qwen-turbo", "qwen-turbo"),
+                                                     (None, "qwen-plus")])
+def test_summaries_use_the_summary_model_when_set(clean_env, monkeypatch,
+                                                  summary_model, expected):
+    """for_summaries() is from_env() with TINYAGENT_SUMMARY_MODEL as the model when
+    it is set, and the agent's model when it is not; same endpoint and key."""
+    monkeypatch.setenv("TINYAGENT_API_KEY", KEY)
+    monkeypatch.setenv("TINYAGENT_MODEL", "qwen-plus")
+    if summary_model:
+        monkeypatch.setenv("TINYAGENT_SUMMARY_MODEL", summary_model)
+    summaries, agent = LlmClient.for_summaries(), LlmClient.from_env()
+    assert (summaries.model, agent.model) == (expected, "qwen-plus")
+    assert summaries.base_url == agent.base_url and not summaries.offline
+
+
+def test_the_offline_model_ignores_the_summary_model(clean_env, monkeypatch):
+    """Offline there is one model: the summary model setting changes nothing."""
+    monkeypatch.setenv("TINYAGENT_SUMMARY_MODEL", "qwen-turbo")
+    llm = LlmClient.for_summaries()
+    assert llm.offline and llm.model == LlmClient.from_env().model
 
 
 def test_forcing_online_without_a_key_is_an_error():

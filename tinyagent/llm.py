@@ -110,6 +110,18 @@ class LlmClient:
             client.env_file = env_file  # told by describe(); forced offline needs none
         return client
 
+    @classmethod
+    def for_summaries(cls, **overrides: Any) -> LlmClient:
+        """The client for a summary memory: `from_env()`, with TINYAGENT_SUMMARY_MODEL
+        as the model when it is set. A summary needs less than an answer, so a smaller
+        model of the same provider often does, at a fraction of the price (notebook 04
+        prices it). The offline model is one model: it ignores the setting."""
+        client = cls.from_env(**overrides)
+        model = os.environ.get("TINYAGENT_SUMMARY_MODEL")
+        if model and not client.offline:
+            client.model = model
+        return client
+
     def __repr__(self) -> str:  # no key, no address: notebooks print this
         mode = "offline" if self.offline else mask_url(self.base_url)
         return f"LlmClient(model={self.model!r}, {mode})"
