@@ -1,4 +1,5 @@
-"""Rules of the SQLite store: sessions, messages, snapshots, transactions."""
+"""Rules of the SQLite store only: its file, its transactions, its errors. The rules
+every store keeps (messages, names, compare-and-swap) are in test_storage.py."""
 
 import sqlite3
 import threading
@@ -24,15 +25,6 @@ def store():
         yield store
 
 
-def test_messages_come_back_as_they_went_in(store):
-    """Roles, tool calls, tool ids and Chinese text survive, in order, numbered."""
-    assert store.append("alice", MESSAGES[:1]) == 1
-    assert store.append("alice", MESSAGES[1:]) == 4
-    assert store.messages("alice") == MESSAGES
-    assert store.messages("alice", after=2) == MESSAGES[2:]
-    assert store.count("alice") == 4
-
-
 def test_the_newest_snapshot_is_the_summary(store):
     """No snapshot before a compression; afterwards the newest one, history kept."""
     assert store.summary("alice") is None
@@ -41,16 +33,6 @@ def test_the_newest_snapshot_is_the_summary(store):
     store.save_summary("alice", second)
     assert store.summary("alice") == second
     assert store.summaries("alice") == [first, second]
-
-
-def test_names_are_checked_with_a_clear_error(store):
-    """A taken name, a blank name or an unknown session: an error naming it."""
-    with pytest.raises(ValueError, match="'alice' already exists"):
-        store.create_session("alice", "hybrid")
-    with pytest.raises(ValueError, match="non-empty"):
-        store.create_session("  ", "hybrid")
-    with pytest.raises(KeyError, match="no session named 'bob'"):
-        store.append("bob", MESSAGES)
 
 
 def test_deleting_a_session_deletes_its_rows_and_only_its_rows(store):
@@ -64,15 +46,6 @@ def test_deleting_a_session_deletes_its_rows_and_only_its_rows(store):
     assert store.messages("bob") == MESSAGES and store.summary("bob") is not None
     rows = store._conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
     assert rows == len(MESSAGES)
-
-
-def test_clearing_a_session_keeps_the_session(store):
-    """clear_session forgets the messages and summaries but not the name."""
-    store.append("alice", MESSAGES)
-    store.save_summary("alice", SummaryState("- x", 2, 1, 1))
-    store.clear_session("alice")
-    assert store.has_session("alice")
-    assert store.messages("alice") == [] and store.summary("alice") is None
 
 
 def test_a_failed_transaction_writes_nothing(store):
