@@ -57,7 +57,8 @@ class ChatMessage:
     tool_call_id: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     # Filled in by tokens.count_message_tokens the first time it counts this message,
-    # so a message is tokenized once however often a memory asks (SPEC §6).
+    # so a message is tokenized once however often a memory asks: a turn then costs
+    # the same with ten messages held or ten thousand.
     _tokens: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
