@@ -182,7 +182,7 @@ INTENTS = [
 
 @pytest.mark.parametrize(("text", "intent"), INTENTS)
 def test_intent_words(text, intent):
-    """The intents' words select the intent, in English and in Chinese."""
+    """Each intent's trigger words select it, in English and in Chinese."""
     assert detect_intent(text) == intent
 
 
