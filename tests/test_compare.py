@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from tinyagent import HybridChatMemory, LlmClient
-from tinyagent.cli import SIX_TURNS, main
-from tinyagent.compare import NAMES, Table, TurnRecord, compare, make_strategies
+from tinyagent.course.cli import SIX_TURNS, main
+from tinyagent.course.compare import NAMES, Table, TurnRecord, compare, make_strategies
 
 REFUND = "RF20260701001"
 LABELS = ["none", "in-memory", "window 6", "tokens 400", "summary 10/4", "hybrid 4/8"]
@@ -184,7 +184,7 @@ def test_cli_compare_empty_script(tmp_path, capsys):
 
 def test_importing_compare_does_not_import_matplotlib():
     """`tinyagent` imports compare at start-up: it must stay light."""
-    code = "import sys, tinyagent.compare; print('matplotlib' in sys.modules)"
+    code = "import sys, tinyagent.course.compare; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from wrong_solutions import CATALOGUE
 
-from tinyagent.exercises import CHECKS, check
+from tinyagent.course.exercises import CHECKS, check
 
 SOLUTIONS = Path(__file__).parent.parent / "notebooks" / "solutions"
 # exercise -> (solutions notebook, the name the exercise's check cell passes)

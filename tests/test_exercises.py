@@ -2,7 +2,7 @@
 
 import pytest
 
-from tinyagent.exercises import CHECKS, Wrong, check, exercise, expect
+from tinyagent.course.exercises import CHECKS, Wrong, check, exercise, expect
 
 
 @exercise("99.double")

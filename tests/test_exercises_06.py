@@ -3,7 +3,7 @@
 import pytest
 
 from tinyagent import InMemoryChatMemory
-from tinyagent.exercises import check
+from tinyagent.course.exercises import check
 
 
 @pytest.fixture(autouse=True)

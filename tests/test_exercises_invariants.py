@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_exercise_catalogue import OFFICIAL, official
 
-from tinyagent.exercises._dialogs import dialog, tokens
-from tinyagent.exercises.nb03 import reference_token_window, well_formed
-from tinyagent.exercises.nb04 import reference_plan
+from tinyagent.course.exercises._dialogs import dialog, tokens
+from tinyagent.course.exercises.nb03 import reference_token_window, well_formed
+from tinyagent.course.exercises.nb04 import reference_plan
 
 shapes = st.text(alphabet="pt", min_size=1, max_size=7)
 seeds = st.integers(min_value=0, max_value=50)

@@ -196,7 +196,7 @@ def test_the_smallest_valid_settings_are_accepted(build):
 
 def test_the_benchmark_times_every_strategy(capsys):
     """`tinyagent bench` reports a per-add cost for each strategy of this contract."""
-    from tinyagent import bench
+    from tinyagent.course import bench
 
     results = bench.run(sizes=(10, 100), adds=50, repeats=1)
     assert set(results) == set(STRATEGIES)

@@ -3,7 +3,7 @@
 import pytest
 
 from tinyagent import LlmClient
-from tinyagent.production.playground import STRATEGIES, Playground
+from tinyagent.course.playground import STRATEGIES, Playground
 
 OFFLINE = LlmClient(offline=True)
 

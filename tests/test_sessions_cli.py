@@ -6,10 +6,10 @@ import pytest
 from _stores import STORES, store_url
 
 from tinyagent import LlmClient
-from tinyagent.cli import main
+from tinyagent.course.cli import main
+from tinyagent.course.sessions_cli import open_session
 from tinyagent.messages import ChatMessage
 from tinyagent.production import IncrementalSummaryMemory, SessionManager
-from tinyagent.sessions_cli import open_session
 from tinyagent.storage import StoreError, open_store
 
 OFFLINE = LlmClient(offline=True)

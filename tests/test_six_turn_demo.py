@@ -19,7 +19,7 @@ from tinyagent import (
     SummaryChatMemory,
     bitmall_tools,
 )
-from tinyagent.cli import SIX_TURNS, print_memory
+from tinyagent.course.cli import SIX_TURNS, print_memory
 from tinyagent.memory import SUMMARY_FOOTER, SUMMARY_HEADER
 from tinyagent.messages import Role
 

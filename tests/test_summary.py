@@ -224,7 +224,7 @@ def test_the_chinese_six_turn_demo_summary_is_a_fraction_too():
     """The Chinese demo (hybrid 6/10, and summary 6/2) meets the same ratios, with a
     Chinese ledger."""
     from tinyagent import HybridChatMemory
-    from tinyagent.cli import SIX_TURNS
+    from tinyagent.course.cli import SIX_TURNS
 
     llm = LlmClient(offline=True)
     for memory in [HybridChatMemory(llm, 6, 10), SummaryChatMemory(llm, 6, 2)]:

@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from ..memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER, summary_message
-from ..messages import ChatMessage, Role
-from ..production.incremental import SummaryState
+from ...memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER, summary_message
+from ...messages import ChatMessage, Role
+from ...production.incremental import SummaryState
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
 

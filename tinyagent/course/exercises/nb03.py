@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any
 
-from ..memory.base import drop_orphans, split_turns
-from ..memory.token_window import TokenWindowChatMemory
-from ..messages import ChatMessage, Role
+from ...memory.base import drop_orphans, split_turns
+from ...memory.token_window import TokenWindowChatMemory
+from ...messages import ChatMessage, Role
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles, size, tokens
 
@@ -85,9 +85,9 @@ def _always_well_formed(memory_class: Any) -> bool:
 
 def _in_agent(memory_class: Any) -> bool:
     """Tool calls remembered: turn 2 refunds 88231 and no request is rejected."""
-    from ..agent import ReActAgent
-    from ..llm import LlmClient
-    from ..tools import bitmall_tools
+    from ...agent import ReActAgent
+    from ...llm import LlmClient
+    from ...tools import bitmall_tools
 
     agent = ReActAgent(LlmClient(offline=True), bitmall_tools(),
                        memory=memory_class(1), verbose=False, remember_tool_calls=True)

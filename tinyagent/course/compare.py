@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import memory as m
-from .agent import ReActAgent
+from .. import memory as m
+from ..agent import ReActAgent
+from ..llm import LlmClient, LlmError
+from ..messages import clip
+from ..tokens import count_message_tokens
+from ..tools import bitmall_tools
 from .cli import SIX_TURNS
-from .llm import LlmClient, LlmError
-from .messages import clip
 from .table import Table
-from .tokens import count_message_tokens
-from .tools import bitmall_tools
 
 Factory = Callable[[], "m.ChatMemory | None"]  # makes a fresh memory (None: no memory)
 Progress = Callable[[str, int, int], None]  # (strategy, turn, turns): after each turn

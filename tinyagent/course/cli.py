@@ -18,14 +18,14 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from .agent import ReActAgent, TurnNotSavedError
-from .llm import LlmClient, LlmError
-from .memory.base import ChatMemory
-from .messages import clip
-from .settings import timeout_argument
-from .storage import StoreError
+from ..agent import ReActAgent, TurnNotSavedError
+from ..llm import LlmClient, LlmError
+from ..memory.base import ChatMemory
+from ..messages import clip
+from ..settings import timeout_argument
+from ..storage import StoreError
+from ..tools import bitmall_tools
 from .terminal import is_text, run_guarded, say_error, say_waiting
-from .tools import bitmall_tools
 
 SIX_TURNS = {
     "en": ["Where is my order 88231?",
@@ -45,8 +45,8 @@ SIX_TURNS = {
 
 def memory_factories(llm: LlmClient) -> dict[str, Callable[[], ChatMemory | None]]:
     """Each strategy by its command-line name, with the sizes BitMall uses (SPEC §7)."""
-    from . import memory as m
-    from .production import IncrementalSummaryMemory
+    from .. import memory as m
+    from ..production import IncrementalSummaryMemory
 
     return {
         "none": lambda: None,
@@ -64,7 +64,7 @@ def print_memory(memory: ChatMemory | None, width: int = 80) -> None:
     if memory is None:
         print("(no memory)")
         return
-    from .memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER
+    from ..memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER
 
     for i, message in enumerate(memory.messages(), 1):
         label, text = message.role.value, message.preview(10**6)
@@ -130,8 +130,8 @@ def chat(memory_name: str, session: str | None = None,
         print(llm.describe())
         print(f"Memory: {memory_name}. Type /memory to see it, /quit to leave.")
     if session is not None:  # notebook 07: each message is saved as it arrives
+        from ..storage import open_store
         from .sessions_cli import open_session
-        from .storage import open_store
 
         def note(text: str) -> None:
             print(text, file=sys.stderr)

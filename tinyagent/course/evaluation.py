@@ -14,7 +14,7 @@ The offline model recalls three kinds of fact, refund, tracking and order number
 and only from what the messages hold, so those are what is planted. Its summarizer
 writes a rule-based fact ledger: the scores measure the mechanism (what each
 strategy keeps), not the quality of a model's summaries; with a real model the same
-code measures those too. Run `python -m tinyagent.evaluation --help` (5-15 s).
+code measures those too. Run `python -m tinyagent.course.evaluation --help` (5-15 s).
 Left out: preferences ("please answer briefly"), which the offline model cannot act
 on, and Chinese dialogs.
 """
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
+from ..llm import LlmClient
+from ..tools import store
 from .compare import Comparison, Factory, StrategyRun, Table, compare
-from .llm import LlmClient
-from .tools import store
 
 # Orders that have shipped, so each has a tracking number to plant.
 ORDERS = ("88231", "90417", "55107", "61554")
@@ -215,11 +215,12 @@ def plot_recall_cost(evaluation: Evaluation, axes: Any = None) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m tinyagent.evaluation [turns [seed]]`: print the table (5-15 s)."""
+    """`python -m tinyagent.course.evaluation [turns [seed]]`: print the table
+    (5-15 s)."""
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m tinyagent.evaluation",
+        prog="python -m tinyagent.course.evaluation",
         description="Plant a refund, a tracking and an order number in turns 1-2 of "
                     "a long dialog, ask for them near the end, and score every memory "
                     "strategy: recall, peak prompt, tokens sent, summarizer calls, "

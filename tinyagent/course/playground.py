@@ -35,9 +35,9 @@ from ..memory import (
 )
 from ..memory.base import ChatMemory
 from ..messages import Role, clip
+from ..production.incremental import IncrementalSummaryMemory
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
-from .incremental import IncrementalSummaryMemory
 
 Factory = Callable[..., ChatMemory | None]  # (llm, **parameters) -> a fresh memory
 # name -> (factory, {parameter: (min, max, step, default)})

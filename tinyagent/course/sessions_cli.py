@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from typing import cast
 
-from .memory.base import ChatMemory
-from .messages import clip
-from .production.sessions import Session, SessionManager
-from .storage import Store, StoreError, open_store, safe_url
+from ..memory.base import ChatMemory
+from ..messages import clip
+from ..production.sessions import Session, SessionManager
+from ..storage import Store, StoreError, open_store, safe_url
 
 DEFAULT_DB = "tinyagent.db"
 
@@ -79,8 +79,8 @@ def show(store: Store, name: str) -> None:
 
 
 def rebuild(store: Store, name: str) -> None:
+    from ..llm import LlmClient
     from .cli import memory_factories
-    from .llm import LlmClient
 
     strategy = store.session(name).strategy
     factory = memory_factories(LlmClient.from_env()).get(strategy)
