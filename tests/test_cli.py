@@ -17,7 +17,8 @@ from fake_server import (
 )
 
 import tinyagent.course.bench
-from tinyagent.course.cli import SIX_TURNS, main
+from tinyagent.course.catalogue import SIX_TURNS
+from tinyagent.course.cli import main
 from tinyagent.memory import InMemoryChatMemory
 
 REFUND = "RF20260701001"
@@ -58,9 +59,9 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
     assert REFUND in hybrid[hybrid.index(f"User: {turns[5]}"):]
     assert memory.startswith("Memory after six turns")
     lines = memory.splitlines()[1:]
-    assert [line[:4] for line in lines] == [f"{i:>2}. " for i in
-                                            range(1, len(lines) + 1)]
-    assert len(lines) == 9 and "[summary]" in lines[0]  # summary + turns 3-6
+    assert [line[1:3] for line in lines] == [f"{i:>2}" for i in
+                                             range(1, len(lines) + 1)]
+    assert len(lines) == 9 and lines[0].startswith("★ 1  summary")  # + turns 3-6
 
 
 def test_the_demo_prints_the_same_twice(capsys):

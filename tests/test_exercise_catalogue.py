@@ -55,11 +55,7 @@ def official(notebook: str, name: str):
     return namespace[name]
 
 
-@pytest.fixture(autouse=True)
-def quiet(capsys):
-    """The checkers print a report; these tests read the result, or the report."""
-    yield
-    capsys.readouterr()
+pytestmark = pytest.mark.usefixtures("quiet")
 
 
 def test_every_exercise_has_wrong_solutions():

@@ -5,12 +5,7 @@ import pytest
 from tinyagent import InMemoryChatMemory
 from tinyagent.course.exercises import check
 
-
-@pytest.fixture(autouse=True)
-def quiet(capsys):
-    """The checker prints a report; these tests read it, or only the verdict."""
-    yield
-    capsys.readouterr()
+pytestmark = pytest.mark.usefixtures("quiet")
 
 
 def test_a_stub_reads_as_not_yet(capsys):

@@ -6,9 +6,9 @@ the bad parameter and the rule.
 """
 
 import pytest
+from fakes import FakeLlm
 
 import tinyagent.tokens
-from conftest import FakeLlm
 from tinyagent.memory import (
     ChatMemory,
     HybridChatMemory,

@@ -218,7 +218,7 @@ def test_first_tool_call(text, name, arguments):
 
 # The SPEC §7 dialog, as the CLI plays it (tests may import the CLI; the offline
 # model itself never does).
-from tinyagent.course.cli import SIX_TURNS  # noqa: E402
+from tinyagent.course.catalogue import SIX_TURNS  # noqa: E402
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -29,7 +29,10 @@ from typing import Any
 
 from ..llm import LlmClient
 from ..tools import store
-from .compare import Comparison, Factory, StrategyRun, Table, compare
+from .catalogue import MemoryFactory
+from .compare import compare
+from .comparison import Comparison, StrategyRun
+from .table import Table
 
 # Orders that have shipped, so each has a tracking number to plant.
 ORDERS = ("88231", "90417", "55107", "61554")
@@ -156,7 +159,7 @@ class Evaluation:
 
 
 def evaluate(llm: LlmClient, dialog: Dialog | None = None,
-             strategies: Mapping[str, Factory] | None = None, **options: Any
+             strategies: Mapping[str, MemoryFactory] | None = None, **options: Any
              ) -> Evaluation:
     """Play `dialog` (default: 50 turns, seed 0) through every strategy; score each."""
     dialog = dialog or planted_dialog()

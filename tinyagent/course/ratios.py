@@ -18,7 +18,7 @@ from ..llm import LlmClient
 from ..memory import HybridChatMemory, InMemoryChatMemory, SummaryChatMemory
 from ..tokens import count_tokens
 from ..tools import bitmall_tools
-from .cli import SIX_TURNS
+from .catalogue import SIX_TURNS
 
 TWELVE_TURNS = (
     "Where is my order 88231?",

@@ -80,7 +80,7 @@ def show(store: Store, name: str) -> None:
 
 def rebuild(store: Store, name: str) -> None:
     from ..llm import LlmClient
-    from .cli import memory_factories
+    from .catalogue import memory_factories
 
     strategy = store.session(name).strategy
     factory = memory_factories(LlmClient.from_env()).get(strategy)

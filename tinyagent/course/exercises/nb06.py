@@ -24,7 +24,8 @@ from typing import Any
 
 from ...llm import LlmClient
 from ...memory import HybridChatMemory
-from ..compare import make_strategies, run_strategy
+from ..catalogue import make_strategies
+from ..compare import run_strategy
 from ..evaluation import Score, planted_dialog, score
 from . import Case, Wrong, exercise
 
