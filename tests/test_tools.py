@@ -137,3 +137,15 @@ def test_schema_tokens_are_counted_once(monkeypatch):
     assert registry.schema_tokens() == first
     registry.register(Tool("extra", "d", lambda: "x"))
     assert registry.schema_tokens() == 1
+
+
+def test_each_registry_has_its_own_shop():
+    """bitmall_tools() builds a fresh BitMall each time: a refund made through one
+    registry is unknown to the next, which numbers its first refund 001 again."""
+    from tinyagent.tools import BitMall
+
+    shop = BitMall()
+    first = shop.apply_refund("88231")
+    assert shop.apply_refund("88231")["note"] == "a refund was already requested"
+    assert BitMall().apply_refund("88231")["refund_id"] == first["refund_id"]
+    assert first["refund_id"].endswith("001")
