@@ -115,7 +115,8 @@ def test_add_rejects_what_is_not_a_chat_message(make):
 
 
 def test_an_add_tokenizes_only_the_new_messages(make, monkeypatch):
-    """A turn costs the same tokenizer work with 40 or 400 messages held (SPEC §6)."""
+    """A turn costs the same tokenizer work with 40 or 400 messages held: the
+    running total is never recounted (notebook 03)."""
     def tokenizer_calls(turns):
         memory = make()
         fill(memory, turns)

@@ -53,7 +53,7 @@ def tools(*names: str) -> list[dict]:
 
 
 class FakeStore:
-    """Tool results in the real tools' shapes, for any order of SPEC §5."""
+    """Tool results in the real tools' shapes, for any order of the store."""
 
     def __init__(self) -> None:
         self.refunds: dict[str, str] = {}
@@ -182,7 +182,7 @@ INTENTS = [
 
 @pytest.mark.parametrize(("text", "intent"), INTENTS)
 def test_intent_words(text, intent):
-    """The words of SPEC §4 select the intent, in English and in Chinese."""
+    """The intent's words select it, in English and in Chinese."""
     assert detect_intent(text) == intent
 
 
@@ -216,14 +216,14 @@ def test_first_tool_call(text, name, arguments):
     assert message["content"]  # the thought
 
 
-# The SPEC §7 dialog, as the CLI plays it (tests may import the CLI; the offline
-# model itself never does).
+# The six-turn dialog of notebook 05, from the course catalogue (tests may import
+# it; the offline model itself never does).
 from tinyagent.course.catalogue import SIX_TURNS  # noqa: E402
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_six_turn_dialog(lang):
-    """The SPEC §7 demo: every turn answered from tools or, at the end, from memory."""
+    """The six-turn demo: every turn answered from tools or, at the end, from memory."""
     turns = dialog(SIX_TURNS[lang])
     (a1, c1), (a2, c2), (a3, c3), (a4, c4), (a5, c5), (a6, c6) = turns
     assert [n for n, _ in c1] == ["queryOrder", "queryLogistics"]

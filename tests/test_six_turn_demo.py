@@ -1,4 +1,4 @@
-"""The six-turn demo of SPEC §7, in English and Chinese, through each memory.
+"""The six-turn demo of notebook 05, in English and Chinese, through each memory.
 
 Turn 2 applies for a refund (RF20260701001); turn 6 asks for that number again. With
 the full history the agent reads it back; a 3-round window has forgotten it and says

@@ -1,4 +1,4 @@
-"""Rules of the tool registry and the six BitMall tools (SPEC §5)."""
+"""Rules of the tool registry and the six BitMall tools (tinyagent/tools/store.py)."""
 
 import json
 
@@ -29,7 +29,7 @@ def test_six_tools_with_schemas():
     ("61554", "BitMall S20 Pro Robot Vacuum", "delivered"),
 ])
 def test_query_order_matches_the_store(order_id, product, status):
-    """queryOrder returns each order of SPEC §5."""
+    """queryOrder returns each order of the store."""
     result = run(bitmall_tools(), "queryOrder", order_id=order_id)
     assert (result["product"], result["status"]) == (product, status)
 
@@ -41,7 +41,7 @@ def test_unknown_order_is_a_result_not_an_exception():
 
 
 def test_logistics_of_88231():
-    """88231's shipment has the three events of SPEC §5, oldest first."""
+    """88231's shipment has the store's three events, oldest first."""
     events = run(bitmall_tools(), "queryLogistics", order_id="88231")["events"]
     assert [e["time"] for e in events] == [
         "2026-06-20 18:20", "2026-06-21 09:10", "2026-06-22 11:35"]

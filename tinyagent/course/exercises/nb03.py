@@ -1,8 +1,8 @@
 """Checkers for notebook 03 (sliding window): two windows that cut between turns.
 
 `03.rounds_window` takes a class `RoundsWindowMemory(max_rounds)` that keeps the
-newest `max_rounds` turns, however many messages each turn holds (the Nexus "rounds",
-counted so that tool calls cannot shrink the window). `03.token_window` takes a
+newest `max_rounds` turns, however many messages each turn holds (a window counted
+in rounds, so that tool calls cannot shrink it). `03.token_window` takes a
 function `token_window(messages, max_tokens)` that returns the newest whole turns
 that fit in a token budget, as `TokenWindowChatMemory` holds them; its budgets land
 exactly on the boundaries (a turn that fits to the token, and one token less), on
