@@ -18,15 +18,13 @@ from dataclasses import dataclass, field
 
 from ..agent import ReActAgent
 from ..llm import SupportsChat
-from ..memory import (
-    ChatMemory,
-    HybridChatMemory,
-    InMemoryChatMemory,
-    SlidingWindowChatMemory,
-    SummaryChatMemory,
-    TokenWindowChatMemory,
-)
+from ..memory.base import ChatMemory
 from ..memory.display import WIDTH, memory_lines
+from ..memory.hybrid import HybridChatMemory
+from ..memory.in_memory import InMemoryChatMemory
+from ..memory.summary import SummaryChatMemory
+from ..memory.token_window import TokenWindowChatMemory
+from ..memory.window import SlidingWindowChatMemory
 from ..messages import clip
 from ..production import IncrementalSummaryMemory
 
