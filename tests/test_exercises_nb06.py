@@ -1,10 +1,18 @@
-"""The checkers of notebook 06 refuse quickly what they cannot measure."""
+"""Notebook 06's checkers (course/exercises/nb06.py): tune a hybrid, pick a memory.
+
+The official solutions pass, and each plausible wrong one is rejected, naming the case
+it breaks (test_exercise_catalogue.py)."""
 
 import pytest
+from test_exercise_catalogue import checker_tests
 
 from tinyagent import InMemoryChatMemory
 from tinyagent.course.exercises import check
 
+test_official_solutions_pass, test_wrong_solutions_are_rejected = checker_tests("06")
+
+
+# the checkers refuse quickly what they cannot measure
 pytestmark = pytest.mark.usefixtures("quiet")
 
 
