@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
-from . import store
 from .registry import Tool, ToolRegistry
+from .store import EVENTS, FIXED_NOW, KNOWLEDGE, ORDERS, PRODUCTS
 
 RETURN_WINDOW_DAYS = 7  # no-reason returns: 7 days from the day after delivery
 
@@ -42,10 +42,10 @@ def _matches(query: str, keywords: str) -> int:
 class BitMall:
     """One shop: a fresh copy of the orders, the refunds made, and a clock."""
 
-    def __init__(self, clock: Callable[[], datetime] = lambda: store.FIXED_NOW
+    def __init__(self, clock: Callable[[], datetime] = lambda: FIXED_NOW
                  ) -> None:
         self.clock = clock  # the store's fixed "now", so refund numbers repeat
-        self.orders = copy.deepcopy(store.ORDERS)  # order_id -> order record
+        self.orders = copy.deepcopy(ORDERS)  # order_id -> order record
         self.refunds: dict[str, dict] = {}  # order_id -> refund record
 
     @staticmethod
@@ -63,7 +63,7 @@ class BitMall:
         if order_id not in self.orders:
             return self.not_found(order_id)
         order = self.orders[order_id]
-        events = [{"time": t, "event": e} for t, e in store.EVENTS.get(order_id, [])]
+        events = [{"time": t, "event": e} for t, e in EVENTS.get(order_id, [])]
         result = {"order_id": order_id, "carrier": order["carrier"],
                   "tracking_number": order["tracking_number"],
                   "status": order["status"], "events": events}
@@ -98,7 +98,7 @@ class BitMall:
 
     def search_knowledge(self, query: str) -> dict:
         scored = [(_matches(query, a["keywords"] + " " + a["topic"]), i, a)
-                  for i, a in enumerate(store.KNOWLEDGE)]
+                  for i, a in enumerate(KNOWLEDGE)]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))[:3]
         results = [{"topic": a["topic"], "text": a["text"]} for _, _, a in best]
         return {"results": results} if results else {
@@ -109,20 +109,20 @@ class BitMall:
 
     def search_products(self, query: str) -> dict:
         q = query.lower()
-        exact = [p for p in store.PRODUCTS
+        exact = [p for p in PRODUCTS
                  if q.strip() and q.strip() in p["name"].lower()]
         if exact:
             found = exact
         else:
             wants_new = bool(re.search(r"\bnew\b|新款|最新", q))
             scored = [(_matches(query, f"{p['name']} {p['keywords']}"), p)
-                      for p in store.PRODUCTS if p["new"] or not wants_new]
+                      for p in PRODUCTS if p["new"] or not wants_new]
             top = max((s for s, _ in scored), default=0)
             found = [p for s, p in scored if s > 0 and s == top]
             if wants_new and not found:
-                found = [p for p in store.PRODUCTS if p["new"]]
+                found = [p for p in PRODUCTS if p["new"]]
             if re.search(r"offer|discount|promotion|deal|sale|优惠|活动|折扣", q):
-                found = [p for p in store.PRODUCTS if p["offer"]]
+                found = [p for p in PRODUCTS if p["offer"]]
         results = [{k: p[k] for k in ("name", "price", "new", "offer", "features")}
                    for p in found]
         return {"results": results} if results else {
@@ -158,7 +158,7 @@ def _string_arg(name: str, description: str) -> dict:
             "properties": {name: {"type": "string", "description": description}}}
 
 
-def bitmall_tools(clock: Callable[[], datetime] = lambda: store.FIXED_NOW
+def bitmall_tools(clock: Callable[[], datetime] = lambda: FIXED_NOW
                   ) -> ToolRegistry:
     """A new registry with queryOrder, queryLogistics, applyRefund, searchKnowledge,
     getCurrentTime and searchProducts over a fresh shop's own copy of the store."""
