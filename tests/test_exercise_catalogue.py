@@ -14,11 +14,16 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
 from wrong_solutions import CATALOGUE
 
 from tinyagent.course.exercises import CHECKS, check
 
 SOLUTIONS = Path(__file__).parent.parent / "notebooks" / "solutions"
+# dialogs for the properties that sweep more than a checker samples: "pt" is a plain
+# turn then a turn with a tool call (exercises/_dialogs.py), the seed picks the orders
+SHAPES = st.text(alphabet="pt", min_size=1, max_size=7)
+SEEDS = st.integers(min_value=0, max_value=50)
 # exercise -> (solutions notebook, the name the exercise's check cell passes)
 OFFICIAL = {
     "00.no_progress": ("00_setup_and_tour", "no_progress"),

@@ -5,7 +5,7 @@ it breaks (test_exercise_catalogue.py)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_exercise_catalogue import OFFICIAL, checker_tests, official
+from test_exercise_catalogue import OFFICIAL, SEEDS, SHAPES, checker_tests, official
 
 from tinyagent.course.exercises._dialogs import dialog, tokens
 from tinyagent.course.exercises.nb03 import reference_token_window, well_formed
@@ -13,13 +13,8 @@ from tinyagent.course.exercises.nb03 import reference_token_window, well_formed
 test_official_solutions_pass, test_wrong_solutions_are_rejected = checker_tests("03")
 
 
-# the checker samples a few dialogs; this property sweeps many
-shapes = st.text(alphabet="pt", min_size=1, max_size=7)  # "pt": plain turn, tool turn
-seeds = st.integers(min_value=0, max_value=50)
-
-
 @settings(max_examples=60, deadline=None)
-@given(shapes, seeds, st.integers(min_value=1, max_value=600))
+@given(SHAPES, SEEDS, st.integers(min_value=1, max_value=600))
 def test_token_window_matches_the_package_on_any_budget(shape, seed, budget):
     """The solutions notebook's token_window equals TokenWindowChatMemory's window,
     is well formed, and fits the budget unless it is the newest turn alone."""

@@ -5,7 +5,7 @@ it breaks (test_exercise_catalogue.py)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_exercise_catalogue import OFFICIAL, checker_tests, official
+from test_exercise_catalogue import OFFICIAL, SEEDS, SHAPES, checker_tests, official
 
 from tinyagent.course.exercises._dialogs import dialog
 from tinyagent.course.exercises.nb04 import reference_plan
@@ -13,13 +13,8 @@ from tinyagent.course.exercises.nb04 import reference_plan
 test_official_solutions_pass, test_wrong_solutions_are_rejected = checker_tests("04")
 
 
-# the checker samples a few dialogs; this property sweeps many
-shapes = st.text(alphabet="pt", min_size=1, max_size=7)  # "pt": plain turn, tool turn
-seeds = st.integers(min_value=0, max_value=50)
-
-
 @settings(max_examples=60, deadline=None)
-@given(shapes, seeds, st.integers(min_value=4, max_value=14),
+@given(SHAPES, SEEDS, st.integers(min_value=4, max_value=14),
        st.integers(min_value=2, max_value=8))
 def test_plan_compression_matches_the_package(shape, seed, threshold, keep_recent):
     """The solutions notebook's plan_compression equals SummaryChatMemory's rule."""
