@@ -15,6 +15,7 @@ from pathlib import Path
 from ..llm import LlmClient, LlmError
 from .catalogue import NAMES, SIX_TURNS, make_strategies
 from .compare import compare
+from .evaluation import planted_dialog
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,8 +41,7 @@ def run(args: argparse.Namespace) -> int:
     """`tinyagent compare`: every strategy on one script, in one table."""
     try:
         turns = SIX_TURNS[args.lang]
-        if getattr(args, "turns", None):  # the evaluation's dialog imports compare
-            from .evaluation import planted_dialog
+        if getattr(args, "turns", None):
             turns = list(planted_dialog(args.turns).turns)
         if args.script:  # one user message a line; blank lines skipped
             lines = args.script.read_text(encoding="utf-8").splitlines()
