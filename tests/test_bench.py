@@ -1,6 +1,6 @@
 """The benchmark says what its last column means."""
 
-from tinyagent.bench import MAX_RATIO, legend, report
+from tinyagent.course.bench import MAX_RATIO, legend, report
 
 
 def test_the_last_column_is_the_ratio_largest_over_smallest():

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tinyagent.cli import main
+from tinyagent.course.cli import main
 
 FIRST_RUN = ["Where is my order 88231?",
              "I want a refund, this vacuum won't go back to its dock",
@@ -19,7 +19,7 @@ def chat(db, lines):
     """One process: stdin is a pipe, so it reads a message a line and exits at EOF."""
     env = {k: v for k, v in os.environ.items() if k != "TINYAGENT_API_KEY"}
     return subprocess.run(
-        [sys.executable, "-m", "tinyagent.cli", "chat", "--memory", "hybrid",
+        [sys.executable, "-m", "tinyagent.course.cli", "chat", "--memory", "hybrid",
          "--session", "s1", "--db", str(db)],
         input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60,
         env={**env, "TINYAGENT_OFFLINE": "1"}, cwd=db.parent)

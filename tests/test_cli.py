@@ -16,8 +16,9 @@ from fake_server import (
     fake_server_fixture,  # noqa: F401  (the fixture)
 )
 
-import tinyagent.bench
-from tinyagent.cli import SIX_TURNS, main
+import tinyagent.course.bench
+from tinyagent.course.catalogue import SIX_TURNS
+from tinyagent.course.cli import main
 from tinyagent.memory import InMemoryChatMemory
 
 REFUND = "RF20260701001"
@@ -58,9 +59,9 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
     assert REFUND in hybrid[hybrid.index(f"User: {turns[5]}"):]
     assert memory.startswith("Memory after six turns")
     lines = memory.splitlines()[1:]
-    assert [line[:4] for line in lines] == [f"{i:>2}. " for i in
-                                            range(1, len(lines) + 1)]
-    assert len(lines) == 9 and "[summary]" in lines[0]  # summary + turns 3-6
+    assert [line[1:3] for line in lines] == [f"{i:>2}" for i in
+                                             range(1, len(lines) + 1)]
+    assert len(lines) == 9 and lines[0].startswith("★ 1  summary")  # + turns 3-6
 
 
 def test_the_demo_prints_the_same_twice(capsys):
@@ -99,10 +100,10 @@ def test_chat_without_memory_forgets_the_order(monkeypatch, capsys):
 def test_bench_prints_a_ratio_for_every_strategy(monkeypatch, capsys):
     """`bench` (made small here: 10 and 100 messages, 50 adds, one run) prints a
     row per strategy: cost at each size, then the ratio largest / smallest."""
-    monkeypatch.setattr(tinyagent.bench, "SIZES", (10, 100))
-    monkeypatch.setattr(tinyagent.bench, "main",
-                        functools.partial(tinyagent.bench.main, adds=50, repeats=1,
-                                          calls=3))
+    monkeypatch.setattr(tinyagent.course.bench, "SIZES", (10, 100))
+    monkeypatch.setattr(tinyagent.course.bench, "main",
+                        functools.partial(tinyagent.course.bench.main, adds=50,
+                                          repeats=1, calls=3))
     status, out = run_cli(["bench"], capsys)
     assert status in (0, 1)  # 1 = above the bar: timing is not judged here
     rows = {m["name"]: float(m["ratio"]) for m in re.finditer(
@@ -218,7 +219,7 @@ def test_ctrl_c_during_a_turn_ends_quietly(monkeypatch, capsys):
     """Ctrl-C while the agent works: exit 130, no traceback."""
     def interrupted(self, text):
         raise KeyboardInterrupt
-    monkeypatch.setattr("tinyagent.cli.ReActAgent.run", interrupted)
+    monkeypatch.setattr("tinyagent.course.cli.ReActAgent.run", interrupted)
     status, _ = chat_over_stdin("inmemory", ["hello"], monkeypatch, capsys)
     assert status == 130
 
@@ -245,7 +246,7 @@ def test_closed_stdout_is_one_line_and_exit_1(monkeypatch, capsys):
 
 def test_a_broken_pipe_ends_quietly():
     """`tinyagent demo | head` whose reader has gone: exit 141, no traceback."""
-    process = subprocess.Popen([sys.executable, "-m", "tinyagent.cli", "demo"],
+    process = subprocess.Popen([sys.executable, "-m", "tinyagent.course.cli", "demo"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     process.stdout.close()  # the reader goes away before the first line
     err = process.stderr.read().decode()
@@ -260,7 +261,7 @@ class ReadOnlyMemory(InMemoryChatMemory):
 def test_an_answer_that_cannot_be_saved_is_shown_then_reported(monkeypatch, capsys):
     """When the store refuses the turn, the answer is printed, then a line says it
     was not saved; the exit status is 1."""
-    monkeypatch.setattr("tinyagent.cli.memory_factories",
+    monkeypatch.setattr("tinyagent.course.cli.memory_factories",
                         lambda llm: {"inmemory": ReadOnlyMemory})
     monkeypatch.setattr("sys.stdin", io.StringIO("Where is my order 88231?\n"))
     assert main(["chat"]) == 1
@@ -275,7 +276,7 @@ def test_an_unexpected_error_is_one_line_unless_debugging(monkeypatch, capsys):
     TINYAGENT_DEBUG=1 it propagates, traceback and all."""
     def broken():
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr("tinyagent.cli.bitmall_tools", broken)
+    monkeypatch.setattr("tinyagent.course.cli.bitmall_tools", broken)
     monkeypatch.delenv("TINYAGENT_DEBUG", raising=False)
     assert main(["demo"]) == 1
     assert capsys.readouterr().err.endswith(

@@ -6,7 +6,7 @@ import matplotlib
 import pytest
 
 from tinyagent import LlmClient
-from tinyagent.evaluation import (
+from tinyagent.course.evaluation import (
     FILLERS,
     LOOKUPS,
     PROBE_SPAN,
@@ -140,9 +140,9 @@ def test_plots_draw_a_line_or_a_point_per_strategy(evaluation):
 
 
 def test_the_command_documents_its_arguments(capsys):
-    """`python -m tinyagent.evaluation --help` names turns and seed; a bad length is
-    refused with the rule, not a traceback."""
-    from tinyagent.evaluation import main
+    """`python -m tinyagent.course.evaluation --help` names turns and seed; a bad
+    length is refused with the rule, not a traceback."""
+    from tinyagent.course.evaluation import main
 
     with pytest.raises(SystemExit):
         main(["--help"])

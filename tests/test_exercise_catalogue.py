@@ -1,8 +1,10 @@
-"""Every plausible wrong solution is rejected, by name; every official one passes.
+"""The exercise catalogue: every checker has wrong solutions, and official ones.
 
-The wrong solutions are in wrong_solutions.py. The official solutions are read from
-the solutions notebooks: their imports, functions and classes are executed (not the
-cells that print), so the code a learner is shown is the code that is checked.
+The wrong solutions are in wrong_solutions.py; each checker module's test file
+(test_exercises_nb03.py for nb03.py) runs `checker_tests` over its own exercises.
+The official solutions are read from the solutions notebooks: their imports,
+functions and classes are executed (not the cells that print), so the code a learner
+is shown is the code that is checked.
 """
 
 import ast
@@ -12,11 +14,16 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
 from wrong_solutions import CATALOGUE
 
-from tinyagent.exercises import CHECKS, check
+from tinyagent.course.exercises import CHECKS, check
 
 SOLUTIONS = Path(__file__).parent.parent / "notebooks" / "solutions"
+# dialogs for the properties that sweep more than a checker samples: "pt" is a plain
+# turn then a turn with a tool call (exercises/_dialogs.py), the seed picks the orders
+SHAPES = st.text(alphabet="pt", min_size=1, max_size=7)
+SEEDS = st.integers(min_value=0, max_value=50)
 # exercise -> (solutions notebook, the name the exercise's check cell passes)
 OFFICIAL = {
     "00.no_progress": ("00_setup_and_tour", "no_progress"),
@@ -55,34 +62,40 @@ def official(notebook: str, name: str):
     return namespace[name]
 
 
-@pytest.fixture(autouse=True)
-def quiet(capsys):
-    """The checkers print a report; these tests read the result, or the report."""
-    yield
-    capsys.readouterr()
-
-
+@pytest.mark.usefixtures("quiet")
 def test_every_exercise_has_wrong_solutions():
     """No checker goes untested: each registered exercise has a catalogue entry."""
     check("00.no_progress", lambda t: False)  # loads every checker module
     assert set(CATALOGUE) == {n for n in CHECKS if not n.startswith("99.")}
+    tested = {p.stem[-2:] for p in Path(__file__).parent.glob("test_exercises_nb*.py")}
+    assert {name[:2] for name in CATALOGUE} <= tested  # a test file per module
 
 
-@pytest.mark.parametrize("name", sorted(OFFICIAL))
-def test_the_official_solution_passes(name):
-    """The solutions notebook's code passes its own exercise."""
-    assert check(name, official(*OFFICIAL[name]))
+def checker_tests(notebook: str):
+    """The two tests of one checker module (notebook "03": nb03.py): the official
+    solutions pass, and each wrong solution of the catalogue is rejected."""
+    names = sorted(n for n in OFFICIAL if n.startswith(f"{notebook}."))
+    wrongs = [pytest.param(name, wrong, case, id=f"{name}:{slip}")
+              for name, entries in CATALOGUE.items() if name.startswith(f"{notebook}.")
+              for slip, wrong, case in entries]
 
+    @pytest.mark.usefixtures("quiet")
+    @pytest.mark.parametrize("name", names)
+    def test_the_official_solution_passes(name):
+        """The solutions notebook's code passes its own exercise."""
+        assert check(name, official(*OFFICIAL[name]))
 
+    @pytest.mark.parametrize("name, wrong, case", wrongs)
+    def test_each_wrong_solution_is_rejected_naming_the_case(name, wrong, case,
+                                                             capsys):
+        """A wrong solution fails, and the first failure printed is the case it
+        breaks."""
+        capsys.readouterr()
+        result = check(name, wrong)
+        out = capsys.readouterr().out.splitlines()
+        assert not result
+        assert case in result.failures[0]
+        assert out[1].startswith("✗ FAIL") and case in out[1]
 
-@pytest.mark.parametrize("name, wrong, case", [
-    pytest.param(name, wrong, case, id=f"{name}:{slip}")
-    for name, entries in CATALOGUE.items() for slip, wrong, case in entries])
-def test_each_wrong_solution_is_rejected_naming_the_case(name, wrong, case, capsys):
-    """A wrong solution fails, and the first failure printed is the case it breaks."""
-    capsys.readouterr()
-    result = check(name, wrong)
-    out = capsys.readouterr().out.splitlines()
-    assert not result
-    assert case in result.failures[0]
-    assert out[1].startswith("✗ FAIL") and case in out[1]
+    return (test_the_official_solution_passes,
+            test_each_wrong_solution_is_rejected_naming_the_case)

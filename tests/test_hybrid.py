@@ -1,6 +1,7 @@
 """Rules of HybridChatMemory (notebook 05): a verbatim window + incremental summary."""
 
-from conftest import FakeLlm, chat
+from fakes import FakeLlm, chat
+
 from tinyagent.llm import LlmClient
 from tinyagent.memory import SUMMARY_HEADER, HybridChatMemory
 from tinyagent.memory.summarizer import render

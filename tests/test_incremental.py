@@ -2,8 +2,8 @@
 first, and a record (covered_up_to, compression_count, version) that adds up."""
 
 import pytest
+from fakes import FakeLlm
 
-from conftest import FakeLlm
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.production import IncrementalSummaryMemory
 from tinyagent.production.incremental import plan_batch

@@ -2,9 +2,9 @@
 
 import pytest
 
-from tinyagent.evaluation import planted_dialog
+from tinyagent.course.evaluation import planted_dialog
+from tinyagent.course.longrun import LongRun, long_run, main, memories
 from tinyagent.llm import LlmClient
-from tinyagent.longrun import LongRun, long_run, main, memories
 
 
 @pytest.mark.parametrize("name", ["hybrid 4/8", "production 4 turns"])

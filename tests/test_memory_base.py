@@ -1,8 +1,8 @@
 """Rules of memory/base.py's helpers: turns, and the orphan safety net."""
 
 import pytest
+from fakes import FakeLlm
 
-from conftest import FakeLlm
 from tinyagent.memory import (
     HybridChatMemory,
     SlidingWindowChatMemory,

@@ -6,9 +6,9 @@ the bad parameter and the rule.
 """
 
 import pytest
+from fakes import FakeLlm
 
 import tinyagent.tokens
-from conftest import FakeLlm
 from tinyagent.memory import (
     ChatMemory,
     HybridChatMemory,
@@ -115,7 +115,8 @@ def test_add_rejects_what_is_not_a_chat_message(make):
 
 
 def test_an_add_tokenizes_only_the_new_messages(make, monkeypatch):
-    """A turn costs the same tokenizer work with 40 or 400 messages held."""
+    """A turn costs the same tokenizer work with 40 or 400 messages held: the
+    running total is never recounted (notebook 03)."""
     def tokenizer_calls(turns):
         memory = make()
         fill(memory, turns)
@@ -196,7 +197,7 @@ def test_the_smallest_valid_settings_are_accepted(build):
 
 def test_the_benchmark_times_every_strategy(capsys):
     """`tinyagent bench` reports a per-add cost for each strategy of this contract."""
-    from tinyagent import bench
+    from tinyagent.course import bench
 
     results = bench.run(sizes=(10, 100), adds=50, repeats=1)
     assert set(results) == set(STRATEGIES)

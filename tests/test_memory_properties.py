@@ -6,10 +6,10 @@ results, an answer; order, tracking and refund numbers are sprinkled in the text
 
 import re
 
+from fakes import FakeLlm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FakeLlm
 from tinyagent.llm import LlmError
 from tinyagent.memory import (
     HybridChatMemory,

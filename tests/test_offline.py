@@ -182,7 +182,7 @@ INTENTS = [
 
 @pytest.mark.parametrize(("text", "intent"), INTENTS)
 def test_intent_words(text, intent):
-    """Each intent's trigger words select it, in English and in Chinese."""
+    """The intent's words select it, in English and in Chinese."""
     assert detect_intent(text) == intent
 
 
@@ -216,9 +216,9 @@ def test_first_tool_call(text, name, arguments):
     assert message["content"]  # the thought
 
 
-# The six-turn demo dialog, as the CLI plays it (tests may import the CLI; the offline
-# model itself never does).
-from tinyagent.cli import SIX_TURNS  # noqa: E402
+# The six-turn dialog of notebook 05, from the course catalogue (tests may import
+# it; the offline model itself never does).
+from tinyagent.course.catalogue import SIX_TURNS  # noqa: E402
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

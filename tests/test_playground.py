@@ -3,7 +3,8 @@
 import pytest
 
 from tinyagent import LlmClient
-from tinyagent.production.playground import STRATEGIES, Playground
+from tinyagent.course.catalogue import STRATEGIES
+from tinyagent.course.playground import Playground
 
 OFFLINE = LlmClient(offline=True)
 
@@ -16,7 +17,7 @@ def say(playground, text):
 def test_pressing_send_answers_and_shows_the_turn_in_the_panel():
     """Send takes the chat box's text, clears it, and the panel lists the turn with
     each message's role and tokens."""
-    pg = Playground(OFFLINE, "in-memory")
+    pg = Playground(OFFLINE, "inmemory")
     say(pg, "Where is my order 88231?")
     assert pg.chat_box.value == "" and "88231" in pg.transcript.value
     lines = pg.panel_text().splitlines()
@@ -32,7 +33,7 @@ def test_the_summary_is_marked_and_highlighted():
     for text in ["Where is my order 88231?", "How much is the S20 Pro?"]:
         say(pg, text)
     first = pg.panel_text().splitlines()[1]
-    assert first.startswith("★ 1  system") and "1 compressions" in pg.panel_text()
+    assert first.startswith("★ 1  summary") and "1 compressions" in pg.panel_text()
     assert "background:#fff3cd" in pg.memory_panel.value
     assert "## Running summary" in pg.memory_panel.value
 
@@ -52,7 +53,7 @@ def test_the_menu_swaps_the_sliders_and_a_slider_starts_over():
     pg = Playground(OFFLINE, "window")
     assert list(pg.sliders) == ["max_messages"]
     pg.strategy_menu.value = "summary"
-    assert list(pg.sliders) == list(STRATEGIES["summary"][1])
+    assert list(pg.sliders) == list(STRATEGIES["summary"].sizes)
     say(pg, "Where is my order 88231?")
     pg.sliders["threshold"].value = 6
     assert pg.turns == [] and pg.memory.threshold == 6
@@ -85,7 +86,7 @@ def test_the_text_view_is_deterministic_and_is_what_nbval_compares():
 
 def test_a_blank_message_is_not_sent():
     """Send with an empty box does nothing."""
-    pg = Playground(OFFLINE, "in-memory")
+    pg = Playground(OFFLINE, "inmemory")
     assert pg.send("   ") is None and pg.turns == [] and pg.memory.messages() == []
 
 
@@ -98,7 +99,7 @@ def test_an_unknown_strategy_is_refused_with_the_choices():
 def test_enter_in_the_chat_box_sends_like_the_button():
     """The browser's "submit" message (Enter) sends the box's text; other messages
     do not."""
-    pg = Playground(OFFLINE, "in-memory")
+    pg = Playground(OFFLINE, "inmemory")
     pg.chat_box.value = "Where is my order 88231?"
     pg.chat_box._handle_custom_msg({"event": "other"}, [])  # as the comm delivers it
     assert pg.turns == []
@@ -132,7 +133,7 @@ def test_the_status_is_wrapping_html_with_the_text_escaped():
 
 def test_the_gauge_shows_its_number_next_to_the_bar():
     """The label beside the bar reads the last prompt's tokens and the budget."""
-    pg = Playground(OFFLINE, "in-memory", max_tokens=8000)
+    pg = Playground(OFFLINE, "inmemory", max_tokens=8000)
     assert pg.gauge_label.value == "0 / 8,000 tokens in the last prompt"
     pg.send("Where is my order 88231?")
     number = f"{pg.gauge.value:,} / 8,000 tokens in the last prompt"
@@ -140,7 +141,7 @@ def test_the_gauge_shows_its_number_next_to_the_bar():
     assert pg.gauge.value > 0
 
 
-@pytest.mark.parametrize("strategy", ["none", "in-memory", "hybrid"])
+@pytest.mark.parametrize("strategy", ["none", "inmemory", "hybrid"])
 def test_an_empty_memory_says_so_in_words(strategy):
     """With nothing stored, the panel shows an "Empty" line, not a bare header row;
     once a turn is stored, the table appears."""

@@ -1,6 +1,6 @@
-"""Rules of `python -m tinyagent.ratios`: it prints every compression's ratio."""
+"""Rules of `python -m tinyagent.course.ratios`: it prints every compression's ratio."""
 
-from tinyagent.ratios import main
+from tinyagent.course.ratios import main
 
 
 def test_prints_a_ratio_per_compression_and_when_the_summary_paid(capsys):

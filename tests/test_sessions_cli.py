@@ -6,10 +6,10 @@ import pytest
 from _stores import STORES, store_url
 
 from tinyagent import LlmClient
-from tinyagent.cli import main
+from tinyagent.course.cli import main
+from tinyagent.course.sessions_cli import open_session
 from tinyagent.messages import ChatMessage
 from tinyagent.production import IncrementalSummaryMemory, SessionManager
-from tinyagent.sessions_cli import open_session
 from tinyagent.storage import StoreError, open_store
 
 OFFLINE = LlmClient(offline=True)
@@ -80,9 +80,9 @@ def test_a_reopened_session_keeps_its_strategy_and_says_so(db, capsys, monkeypat
 def test_rebuild_and_delete(db, capsys):
     """rebuild writes a newer snapshot over the same messages; delete removes the
     session; afterwards show names the missing session in one line, status 1."""
-    structured_session(db, turns=6)  # versions 1-5; the command keeps 4 turns
+    structured_session(db, turns=6)  # versions 1-5; the command keeps 2 turns
     status, out, _ = cli(["sessions", "rebuild", "alice", "--db", db], capsys)
-    assert status == 0 and "summary rebuilt, version 6, covers messages 1-4" in out
+    assert status == 0 and "summary rebuilt, version 6, covers messages 1-8" in out
     assert cli(["sessions", "delete", "alice", "--db", db], capsys)[0] == 0
     status, out, err = cli(["sessions", "show", "alice", "--db", db], capsys)
     assert status == 1 and err == "error: no session named 'alice': create it " \

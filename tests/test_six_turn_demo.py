@@ -1,5 +1,4 @@
-"""The six-turn demo of the TinyAgent series, in English and Chinese, through each
-memory.
+"""The six-turn demo of notebook 05, in English and Chinese, through each memory.
 
 Turn 2 applies for a refund (RF20260701001); turn 6 asks for that number again. With
 the full history the agent reads it back; a 3-round window has forgotten it and says
@@ -19,8 +18,9 @@ from tinyagent import (
     SlidingWindowChatMemory,
     SummaryChatMemory,
     bitmall_tools,
+    count_message_tokens,
 )
-from tinyagent.cli import SIX_TURNS, print_memory
+from tinyagent.course.catalogue import SIX_TURNS, print_memory
 from tinyagent.memory import SUMMARY_FOOTER, SUMMARY_HEADER
 from tinyagent.messages import Role
 
@@ -122,7 +122,7 @@ def test_the_final_summary_keeps_the_order_and_refund_numbers(lang, name):
 @pytest.mark.parametrize("lang", LANGS)
 def test_print_memory_prints_one_short_numbered_line_a_message(lang, capsys):
     """After the hybrid demo: one line a message, numbered from 1, the role (or
-    "summary", without its fence) in brackets, each line at most 80 characters."""
+    "summary", without its fence) and the tokens, each line at most 80 characters."""
     memory, _, _ = play(lang, "hybrid")
     print_memory(memory)
     lines = capsys.readouterr().out.splitlines()
@@ -130,7 +130,9 @@ def test_print_memory_prints_one_short_numbered_line_a_message(lang, capsys):
     assert len(lines) == len(held) == 9  # the summary + turns 3-6
     for number, (line, message) in enumerate(zip(lines, held, strict=True), 1):
         label = "summary" if number == 1 else message.role.value
-        assert line.startswith(f"{number:>2}. [{label}] ")
+        mark = "★" if label == "summary" else " "
+        tokens = count_message_tokens(message)
+        assert line.startswith(f"{mark}{number:>2}  {label:<9} {tokens:>5}  ")
         assert len(line) <= 80 and "\n" not in line
     assert SUMMARY_HEADER[:20] not in lines[0] and "88231" in lines[0]
     assert REFUND in lines[-1]  # turn 6's answer, short enough to print whole

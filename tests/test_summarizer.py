@@ -3,8 +3,8 @@
 from types import SimpleNamespace
 
 import pytest
+from fakes import FakeLlm
 
-from conftest import FakeLlm
 from tinyagent.llm import ChatResponse, LlmClient, LlmError, Usage
 from tinyagent.memory.summarizer import (
     IDS_LINE,

@@ -1,8 +1,8 @@
 """Rules of SummaryChatMemory (notebook 04): when it compresses, what it keeps."""
 
 import pytest
+from fakes import FakeLlm, chat, fed
 
-from conftest import FakeLlm, chat, fed
 from tinyagent.llm import LlmClient, LlmError
 from tinyagent.memory import SUMMARY_FOOTER, SUMMARY_HEADER, SummaryChatMemory
 from tinyagent.memory.summarizer import render
@@ -224,7 +224,7 @@ def test_the_chinese_six_turn_demo_summary_is_a_fraction_too():
     """The Chinese demo (hybrid 6/10, and summary 6/2) meets the same ratios, with a
     Chinese ledger."""
     from tinyagent import HybridChatMemory
-    from tinyagent.cli import SIX_TURNS
+    from tinyagent.course.catalogue import SIX_TURNS
 
     llm = LlmClient(offline=True)
     for memory in [HybridChatMemory(llm, 6, 10), SummaryChatMemory(llm, 6, 2)]:

@@ -1,4 +1,4 @@
-"""Rules of the tool registry and the six BitMall tools."""
+"""Rules of the tool registry and the six BitMall tools (tinyagent/tools/store.py)."""
 
 import json
 
@@ -41,7 +41,7 @@ def test_unknown_order_is_a_result_not_an_exception():
 
 
 def test_logistics_of_88231():
-    """88231's shipment has its three events, oldest first."""
+    """88231's shipment has the store's three events, oldest first."""
     events = run(bitmall_tools(), "queryLogistics", order_id="88231")["events"]
     assert [e["time"] for e in events] == [
         "2026-06-20 18:20", "2026-06-21 09:10", "2026-06-22 11:35"]
@@ -137,3 +137,15 @@ def test_schema_tokens_are_counted_once(monkeypatch):
     assert registry.schema_tokens() == first
     registry.register(Tool("extra", "d", lambda: "x"))
     assert registry.schema_tokens() == 1
+
+
+def test_each_registry_has_its_own_shop():
+    """bitmall_tools() builds a fresh BitMall each time: a refund made through one
+    registry is unknown to the next, which numbers its first refund 001 again."""
+    from tinyagent.tools import BitMall
+
+    shop = BitMall()
+    first = shop.apply_refund("88231")
+    assert shop.apply_refund("88231")["note"] == "a refund was already requested"
+    assert BitMall().apply_refund("88231")["refund_id"] == first["refund_id"]
+    assert first["refund_id"].endswith("001")

@@ -1,8 +1,8 @@
 """Rules of SlidingWindowChatMemory (notebook 03): newest messages, whole turns."""
 
 import pytest
+from fakes import chat
 
-from conftest import chat
 from tinyagent.memory import SlidingWindowChatMemory
 from tinyagent.messages import ChatMessage, Role, ToolCall
 

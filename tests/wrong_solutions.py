@@ -3,9 +3,9 @@
 Each entry is (id, code, the case that must fail first). They are the slips a learner
 makes: an off-by-one at a boundary, a shared or mutated list, a summary that appends
 instead of replacing, a memory that writes one dialog's facts in by hand.
-test_exercise_catalogue.py asserts that each is rejected and names that case. The
-official solutions are read from the solutions notebooks there; the ones that have no
-notebook cell yet are at the end of this file.
+Each checker module's test file (test_exercises_nb03.py for nb03.py) asserts that
+each is rejected and names that case; the official solutions are read from the
+solutions notebooks (test_exercise_catalogue.py).
 """
 
 import json

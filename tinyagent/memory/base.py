@@ -13,13 +13,13 @@ Left out here: persistence and sessions (notebook 07).
 
 from __future__ import annotations
 
-import html
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..messages import ChatMessage, Role
 from ..tokens import count_message_tokens
+from .display import memory_html
 
 
 @runtime_checkable
@@ -160,19 +160,5 @@ class BaseChatMemory:
         return f"{type(self).__name__}({', '.join(fields)})"
 
     def _repr_html_(self) -> str:
-        """A table for notebooks: #, role, tokens, preview; the summary row shaded.
-
-        Deterministic (no ids, no addresses, no clock), so nbval can compare it.
-        """
-        rows = []
-        for i, m in enumerate(self.messages(), 1):
-            # The only system message a memory produces is its summary.
-            shade = ' style="background:#fff3cd"' if m.role is Role.SYSTEM else ""
-            rows.append(f"<tr{shade}><td>{i}</td><td>{m.role.value}</td>"
-                        f"<td>{count_message_tokens(m)}</td>"
-                        f"<td style='text-align:left'>{html.escape(m.preview(80))}"
-                        "</td></tr>")
-        return ("<table>"
-                f"<caption>{html.escape(repr(self))}</caption>"
-                "<tr><th>#</th><th>role</th><th>tokens</th><th>preview</th></tr>"
-                + "".join(rows) + "</table>")
+        """A table for notebooks: #, role, tokens, preview; the summary row shaded."""
+        return memory_html(self.messages(), repr(self))

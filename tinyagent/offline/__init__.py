@@ -1,4 +1,4 @@
-"""The offline BitMall model: a deterministic, rule-based clerk, no network, no key.
+"""The stand-in for a model provider: a rule-based BitMall clerk, no network, no key.
 
 Introduced in notebook 00. It answers real Chat Completions requests in-process, so
 the course and CI run without an API key, and every output is byte-stable. It is a

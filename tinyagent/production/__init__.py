@@ -3,8 +3,8 @@
 One idea a module: structured (a summary with seven capped sections), incremental
 (batches of whole turns and a record of what the summary covers), background
 (compression on a thread pool), sessions (persistence, isolation, restarts, many
-writers; the stores themselves live in tinyagent.storage), playground (an ipywidgets
-chat with a live memory panel; it imports ipywidgets, so it is not imported here).
+writers; the stores themselves live in tinyagent.storage). The notebook's widget
+playground is course harness: tinyagent.course.playground.
 """
 
 from .background import BackgroundSummaryMemory, shared_executor

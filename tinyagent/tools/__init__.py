@@ -4,7 +4,7 @@ Introduced in notebook 00, where the agent's first turn calls them. Left out: to
 that change the world beyond the store's in-memory copy (payments, e-mail).
 """
 
-from .bitmall import bitmall_tools
+from .bitmall import BitMall, bitmall_tools
 from .registry import Tool, ToolRegistry
 
-__all__ = ["Tool", "ToolRegistry", "bitmall_tools"]
+__all__ = ["BitMall", "Tool", "ToolRegistry", "bitmall_tools"]

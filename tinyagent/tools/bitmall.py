@@ -1,9 +1,13 @@
-"""The six BitMall tools over a fresh copy of the store (SPEC §5).
+"""The six BitMall tools: a small shop whose methods are the tools the agent calls.
 
-Introduced in notebook 00. Each tool returns JSON text, the form a real tool API would
-give, so the model (offline or real) reads facts only from tool results. An unknown
-order is a clear "not found" result, not an exception. Left out: payments, stock,
-addresses and authentication; refunds are recorded in memory only.
+Introduced in notebook 00. `BitMall` holds its own copy of the store's orders and the
+refunds asked for so far; each public method is one tool, and `registry()` offers
+them to the agent with the JSON schemas the model sees. `bitmall_tools()` is a fresh
+shop's registry, so every agent starts from the same store. Each tool returns JSON
+text, the form a real tool API would give, so the model (offline or real) reads facts
+only from tool results. An unknown order is a clear "not found" result, not an
+exception. Left out: payments, stock, addresses and authentication; refunds are
+recorded in memory only.
 """
 
 from __future__ import annotations
@@ -13,8 +17,8 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
-from . import store
 from .registry import Tool, ToolRegistry
+from .store import EVENTS, FIXED_NOW, KNOWLEDGE, ORDERS, PRODUCTS
 
 RETURN_WINDOW_DAYS = 7  # no-reason returns: 7 days from the day after delivery
 
@@ -35,27 +39,31 @@ def _matches(query: str, keywords: str) -> int:
     return score
 
 
-def bitmall_tools(clock: Callable[[], datetime] = lambda: store.FIXED_NOW
-                  ) -> ToolRegistry:
-    """A new registry with queryOrder, queryLogistics, applyRefund, searchKnowledge,
-    getCurrentTime and searchProducts over its own copy of the store."""
-    orders = copy.deepcopy(store.ORDERS)
-    refunds: dict[str, dict] = {}  # order_id -> refund record
+class BitMall:
+    """One shop: a fresh copy of the orders, the refunds made, and a clock."""
 
+    def __init__(self, clock: Callable[[], datetime] = lambda: FIXED_NOW
+                 ) -> None:
+        self.clock = clock  # the store's fixed "now", so refund numbers repeat
+        self.orders = copy.deepcopy(ORDERS)  # order_id -> order record
+        self.refunds: dict[str, dict] = {}  # order_id -> refund record
+
+    @staticmethod
     def not_found(order_id: str) -> dict:
         return {"error": f"order {order_id} not found",
                 "hint": "order numbers have 5 digits; please check the number"}
 
-    def query_order(order_id: str) -> dict:
-        order = orders.get(order_id.strip())
-        return {"order_id": order_id.strip(), **order} if order else not_found(order_id)
+    def query_order(self, order_id: str) -> dict:
+        order = self.orders.get(order_id.strip())
+        return ({"order_id": order_id.strip(), **order} if order
+                else self.not_found(order_id))
 
-    def query_logistics(order_id: str) -> dict:
+    def query_logistics(self, order_id: str) -> dict:
         order_id = order_id.strip()
-        if order_id not in orders:
-            return not_found(order_id)
-        order = orders[order_id]
-        events = [{"time": t, "event": e} for t, e in store.EVENTS.get(order_id, [])]
+        if order_id not in self.orders:
+            return self.not_found(order_id)
+        order = self.orders[order_id]
+        events = [{"time": t, "event": e} for t, e in EVENTS.get(order_id, [])]
         result = {"order_id": order_id, "carrier": order["carrier"],
                   "tracking_number": order["tracking_number"],
                   "status": order["status"], "events": events}
@@ -63,13 +71,13 @@ def bitmall_tools(clock: Callable[[], datetime] = lambda: store.FIXED_NOW
             result["note"] = "not shipped yet: orders ship within 48 hours of payment"
         return result
 
-    def apply_refund(order_id: str, reason: str = "") -> dict:
+    def apply_refund(self, order_id: str, reason: str = "") -> dict:
         order_id = order_id.strip()
-        if order_id not in orders:
-            return not_found(order_id)
-        if order_id in refunds:  # asking twice must not create a second refund
-            return {**refunds[order_id], "note": "a refund was already requested"}
-        order, today = orders[order_id], clock().date()
+        if order_id not in self.orders:
+            return self.not_found(order_id)
+        if order_id in self.refunds:  # asking twice must not create a second refund
+            return {**self.refunds[order_id], "note": "a refund was already requested"}
+        order, today = self.orders[order_id], self.clock().date()
         if order["delivered"] is None:
             status, step = "approved", ("order cancelled before delivery; the refund "
                                         "goes back to the original payment method")
@@ -82,65 +90,76 @@ def bitmall_tools(clock: Callable[[], datetime] = lambda: store.FIXED_NOW
             status, step = "pending inspection", (
                 "past the 7-day window, handled as a quality problem: after-sales "
                 "inspection within 1–3 business days, then the refund")
-        refund_id = f"RF{today:%Y%m%d}{len(refunds) + 1:03d}"
-        refunds[order_id] = {"refund_id": refund_id, "order_id": order_id,
-                             "amount": order["price"], "status": status,
-                             "next_step": step, "reason": reason}
-        return refunds[order_id]
+        refund_id = f"RF{today:%Y%m%d}{len(self.refunds) + 1:03d}"
+        self.refunds[order_id] = {"refund_id": refund_id, "order_id": order_id,
+                                  "amount": order["price"], "status": status,
+                                  "next_step": step, "reason": reason}
+        return self.refunds[order_id]
 
-    def search_knowledge(query: str) -> dict:
+    def search_knowledge(self, query: str) -> dict:
         scored = [(_matches(query, a["keywords"] + " " + a["topic"]), i, a)
-                  for i, a in enumerate(store.KNOWLEDGE)]
+                  for i, a in enumerate(KNOWLEDGE)]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))[:3]
         results = [{"topic": a["topic"], "text": a["text"]} for _, _, a in best]
         return {"results": results} if results else {
             "results": [], "note": f"no help article matches {query!r}"}
 
-    def get_current_time() -> dict:
-        return {"now": clock().strftime("%Y-%m-%d %H:%M:%S %z")[:-2] + ":00"}
+    def get_current_time(self) -> dict:
+        return {"now": self.clock().strftime("%Y-%m-%d %H:%M:%S %z")[:-2] + ":00"}
 
-    def search_products(query: str) -> dict:
+    def search_products(self, query: str) -> dict:
         q = query.lower()
-        exact = [p for p in store.PRODUCTS
+        exact = [p for p in PRODUCTS
                  if q.strip() and q.strip() in p["name"].lower()]
         if exact:
             found = exact
         else:
             wants_new = bool(re.search(r"\bnew\b|新款|最新", q))
             scored = [(_matches(query, f"{p['name']} {p['keywords']}"), p)
-                      for p in store.PRODUCTS if p["new"] or not wants_new]
+                      for p in PRODUCTS if p["new"] or not wants_new]
             top = max((s for s, _ in scored), default=0)
             found = [p for s, p in scored if s > 0 and s == top]
             if wants_new and not found:
-                found = [p for p in store.PRODUCTS if p["new"]]
+                found = [p for p in PRODUCTS if p["new"]]
             if re.search(r"offer|discount|promotion|deal|sale|优惠|活动|折扣", q):
-                found = [p for p in store.PRODUCTS if p["offer"]]
+                found = [p for p in PRODUCTS if p["offer"]]
         results = [{k: p[k] for k in ("name", "price", "new", "offer", "features")}
                    for p in found]
         return {"results": results} if results else {
             "results": [], "note": f"no product matches {query!r}"}
 
-    def string_arg(name: str, description: str) -> dict:
-        return {"type": "object", "required": [name],
-                "properties": {name: {"type": "string", "description": description}}}
+    def registry(self) -> ToolRegistry:
+        """The six methods as tools, each with the schema the model sees."""
+        order_arg = _string_arg("order_id", "the 5-digit order number, e.g. 88231")
+        refund_args = copy.deepcopy(order_arg)
+        refund_args["properties"]["reason"] = {
+            "type": "string", "description": "why the customer wants it"}
+        return ToolRegistry([
+            Tool("queryOrder", "Look up an order: product, price, status, carrier "
+                 "and tracking number.", self.query_order, order_arg),
+            Tool("queryLogistics", "Shipment events of an order, oldest first.",
+                 self.query_logistics, copy.deepcopy(order_arg)),
+            Tool("applyRefund", "Apply for a refund or return of an order; returns "
+                 "the refund number.", self.apply_refund, refund_args),
+            Tool("searchKnowledge", "Search help articles: returns, refunds, "
+                 "shipping fees, warranty, promotions.", self.search_knowledge,
+                 _string_arg("query", "what to look for")),
+            Tool("getCurrentTime", "The current date and time in China (UTC+8).",
+                 self.get_current_time),
+            Tool("searchProducts", "Search the catalog by name or kind (e.g. 'S20 "
+                 "Pro', 'new robot vacuum'); price, offer, features.",
+                 self.search_products, _string_arg("query", "product name or kind")),
+        ])
 
-    order_arg = string_arg("order_id", "the 5-digit order number, e.g. 88231")
-    refund_args = copy.deepcopy(order_arg)
-    refund_args["properties"]["reason"] = {"type": "string",
-                                           "description": "why the customer wants it"}
-    return ToolRegistry([
-        Tool("queryOrder", "Look up an order: product, price, status, carrier and "
-             "tracking number.", query_order, order_arg),
-        Tool("queryLogistics", "Shipment events of an order, oldest first.",
-             query_logistics, copy.deepcopy(order_arg)),
-        Tool("applyRefund", "Apply for a refund or return of an order; returns the "
-             "refund number.", apply_refund, refund_args),
-        Tool("searchKnowledge", "Search help articles: returns, refunds, shipping "
-             "fees, warranty, promotions.", search_knowledge,
-             string_arg("query", "what to look for")),
-        Tool("getCurrentTime", "The current date and time in China (UTC+8).",
-             get_current_time),
-        Tool("searchProducts", "Search the catalog by name or kind (e.g. 'S20 Pro', "
-             "'new robot vacuum'); price, offer, features.", search_products,
-             string_arg("query", "product name or kind")),
-    ])
+
+def _string_arg(name: str, description: str) -> dict:
+    """The schema of a tool that takes one required string argument."""
+    return {"type": "object", "required": [name],
+            "properties": {name: {"type": "string", "description": description}}}
+
+
+def bitmall_tools(clock: Callable[[], datetime] = lambda: FIXED_NOW
+                  ) -> ToolRegistry:
+    """A new registry with queryOrder, queryLogistics, applyRefund, searchKnowledge,
+    getCurrentTime and searchProducts over a fresh shop's own copy of the store."""
+    return BitMall(clock).registry()

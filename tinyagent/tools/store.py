@@ -1,4 +1,4 @@
-"""The BitMall store: orders, shipments, catalog and help articles (SPEC §5).
+"""The BitMall store: orders, shipments, catalog and help articles.
 
 Introduced in notebook 00. Plain data, copied fresh for every `bitmall_tools()` so one
 notebook's refund never leaks into another. The offline model never imports this file:

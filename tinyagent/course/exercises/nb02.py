@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..memory.base import ChatMemory
-from ..messages import ChatMessage
+from ...memory.base import ChatMemory
+from ...messages import ChatMessage
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
 
@@ -62,9 +62,9 @@ def _not_shared(memory_class: Any) -> bool:
 
 
 def _refunds_in_agent(memory_class: Any, order: str) -> bool:
-    from ..agent import ReActAgent
-    from ..llm import LlmClient
-    from ..tools import bitmall_tools
+    from ...agent import ReActAgent
+    from ...llm import LlmClient
+    from ...tools import bitmall_tools
 
     agent = ReActAgent(LlmClient(offline=True), bitmall_tools(),
                        memory=memory_class(), verbose=False)

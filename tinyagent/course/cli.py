@@ -1,7 +1,7 @@
 """The `tinyagent` command: demo, chat, compare and bench.
 
 `tinyagent demo` replays the course in a terminal: the stateless failure, then the
-six-turn hybrid-memory dialog of the original TinyAgent (SPEC §7) with the memory
+six-turn hybrid-memory dialog of the original TinyAgent (notebook 05) with the memory
 printed at the end. `tinyagent chat` is a REPL with a memory of your choice; with
 standard input from a pipe it reads one user message a line, so it can be scripted;
 `--session NAME --db FILE` resumes it after a restart (notebook 07). Each command is
@@ -16,63 +16,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from .agent import ReActAgent, TurnNotSavedError
-from .llm import LlmClient, LlmError
-from .memory.base import ChatMemory
-from .messages import clip
-from .settings import timeout_argument
-from .storage import StoreError
+from ..agent import ReActAgent, TurnNotSavedError
+from ..llm import LlmClient, LlmError
+from ..memory import HybridChatMemory
+from ..settings import timeout_argument
+from ..storage import StoreError
+from ..tools import bitmall_tools
+from .catalogue import SIX_TURNS, STRATEGIES, memory_factories, print_memory
 from .terminal import is_text, run_guarded, say_error, say_waiting
-from .tools import bitmall_tools
-
-SIX_TURNS = {
-    "en": ["Where is my order 88231?",
-           "I want a refund, this vacuum won't go back to its dock",
-           "How long until the refund arrives?",
-           "Do you have any new robot vacuums to recommend?",
-           "How much is the S20 Pro?",
-           "By the way, what was that refund number again?"],
-    "zh": ["帮我查一下订单 88231 的物流到哪了",
-           "那我要退款呢，这个扫地机不回充了",
-           "退款多久到账？",
-           "你们有没有新款扫地机推荐一下",
-           "S20 Pro 多少钱",
-           "对了，刚才那个退款编号是多少来着"],
-}
-
-
-def memory_factories(llm: LlmClient) -> dict[str, Callable[[], ChatMemory | None]]:
-    """Each strategy by its command-line name, with the sizes BitMall uses (SPEC §7)."""
-    from . import memory as m
-    from .production import IncrementalSummaryMemory
-
-    return {
-        "none": lambda: None,
-        "inmemory": m.InMemoryChatMemory,
-        "window": lambda: m.SlidingWindowChatMemory(max_messages=10),
-        "tokens": lambda: m.TokenWindowChatMemory(max_tokens=1000),
-        "summary": lambda: m.SummaryChatMemory(llm, threshold=10, keep_recent=4),
-        "hybrid": lambda: m.HybridChatMemory(llm, recent_size=6, summary_threshold=10),
-        "structured": lambda: IncrementalSummaryMemory(llm),  # notebook 07
-    }
-
-
-def print_memory(memory: ChatMemory | None, width: int = 80) -> None:
-    """The memory, one line a message, cut at `width` characters (as TinyAgent does)."""
-    if memory is None:
-        print("(no memory)")
-        return
-    from .memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER
-
-    for i, message in enumerate(memory.messages(), 1):
-        label, text = message.role.value, message.preview(10**6)
-        if text.startswith(SUMMARY_HEADER):  # show the summary, not its fence
-            label = "summary"
-            text = text.removeprefix(SUMMARY_HEADER).removesuffix(SUMMARY_FOOTER)
-        prefix = f"{i:>2}. [{label}] "
-        print(prefix + clip(text, width - len(prefix)))
 
 
 def make_llm() -> LlmClient | None:
@@ -104,7 +57,8 @@ def run_demo(llm: LlmClient, turns: list[str]) -> None:
         agent.run(text)
         print()
     print("== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==")
-    memory = memory_factories(llm)["hybrid"]()
+    # notebook 05's sizes: this part replays that notebook's six turns
+    memory = HybridChatMemory(llm, recent_size=6, summary_threshold=10)
     agent = ReActAgent(llm, bitmall_tools(), memory=memory)
     compressions = 0
     for text in turns:
@@ -130,8 +84,8 @@ def chat(memory_name: str, session: str | None = None,
         print(llm.describe())
         print(f"Memory: {memory_name}. Type /memory to see it, /quit to leave.")
     if session is not None:  # notebook 07: each message is saved as it arrives
+        from ..storage import open_store
         from .sessions_cli import open_session
-        from .storage import open_store
 
         def note(text: str) -> None:
             print(text, file=sys.stderr)
@@ -196,8 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=sorted(SIX_TURNS), default="en")
     p = sub.add_parser("chat", parents=[model], help="talk to the BitMall agent")
     p.add_argument("--memory", default="inmemory",
-                   choices=["none", "inmemory", "window", "tokens", "summary",
-                            "hybrid", "structured"])
+                   choices=list(STRATEGIES))
     p.add_argument("--session", metavar="NAME",
                    help="save the conversation under NAME and resume it next time")
     p.add_argument("--db", metavar="URL", default="tinyagent.db",
@@ -205,9 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "sessions (with --session)")
     sub.add_parser("bench",
                    help="per-turn memory cost at 10 / 1,000 / 10,000 messages")
-    from . import compare  # owns its options: --script, --strategies, --lang, ...
+    from . import compare_cli  # owns its options: --script, --strategies, --lang, ...
 
-    compare.add_arguments(sub.add_parser("compare", parents=[model],
+    compare_cli.add_arguments(sub.add_parser("compare", parents=[model],
                                          help="every strategy on one script"))
     from . import sessions_cli
 
@@ -232,9 +185,9 @@ def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
             say_error(exc)
             return 1
     if args.command == "compare":
-        from . import compare
+        from . import compare_cli
 
-        return compare.run(args)
+        return compare_cli.run(args)
     from .bench import main as bench_main
 
     return bench_main()

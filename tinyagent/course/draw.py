@@ -16,9 +16,9 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .memory.summarizer import SUMMARY_HEADER
-from .messages import ChatMessage, Role, clip
-from .tokens import count_message_tokens, count_tokens
+from ..memory.summarizer import SUMMARY_HEADER
+from ..messages import ChatMessage, Role, clip
+from ..tokens import count_message_tokens, count_tokens
 
 # status -> (text mark, row style). The marks are words, so they read in any font.
 STATUS = {

@@ -1,6 +1,6 @@
 """The O(1) benchmark: what one `add` costs at 10, 1,000 and 10,000 messages held.
 
-Run `tinyagent bench` or `python -m tinyagent.bench` (about a second). A memory
+Run `tinyagent bench` or `python -m tinyagent.course.bench` (about a second). A memory
 operation must cost the same per turn at 10 messages and at 10,000, or a long
 conversation gets slower every turn: token counts are cached on each message, totals
 kept running, and a deque drops from the left. This measures `add()`, the operation a
@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from itertools import cycle, islice
 from typing import Any
 
-from .llm import ChatResponse, Usage
-from .memory import (
+from ..llm import ChatResponse, Usage
+from ..memory import (
     BaseChatMemory,
     HybridChatMemory,
     InMemoryChatMemory,
@@ -33,8 +33,8 @@ from .memory import (
     SummaryChatMemory,
     TokenWindowChatMemory,
 )
-from .messages import ChatMessage, ToolCall
-from .tokens import count_message_tokens
+from ..messages import ChatMessage, ToolCall
+from ..tokens import count_message_tokens
 
 SIZES = (10, 1_000, 10_000)
 MAX_RATIO = 1.5  # cost at 10,000 messages / cost at 10: at most this
@@ -138,10 +138,10 @@ def offline_call_ms(calls: int = 200) -> dict[str, float]:
     (2 messages) and a long one (20 messages, as after nine remembered turns)."""
     from statistics import median
 
-    from .agent import ReActAgent
-    from .llm import LlmClient
-    from .offline import complete
-    from .tools import bitmall_tools
+    from ..agent import ReActAgent
+    from ..llm import LlmClient
+    from ..offline import complete
+    from ..tools import bitmall_tools
 
     llm, tools = LlmClient(offline=True), bitmall_tools()
     agent = ReActAgent(llm, tools, memory=InMemoryChatMemory(), verbose=False)

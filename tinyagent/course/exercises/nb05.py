@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..llm import ChatResponse, LlmError
-from ..memory.summarizer import PROMPT, fallback_summary, find_ids, keep_ids, render
-from ..messages import ChatMessage
-from ..tokens import count_tokens
+from ...llm import ChatResponse, LlmError
+from ...memory.summarizer import PROMPT, fallback_summary, find_ids, keep_ids, render
+from ...messages import ChatMessage
+from ...tokens import count_tokens
 from . import Case, Wrong, exercise
 from ._dialogs import ORDERS
 
@@ -64,7 +64,7 @@ def _text(merge_summary: Any, previous: str | None) -> str:
 
 def _offline(merge_summary: Any) -> bool:
     """Two dialogs, two orders: the old summary's ids and the new ones survive."""
-    from ..llm import LlmClient
+    from ...llm import LlmClient
 
     other_previous = ("- User: Can you track order 55107?\n- Assistant: order 55107 "
                       "(BitMall BandPro Fitness Band) was delivered; tracking "
@@ -108,7 +108,7 @@ def long_overflow(turns: int = 50) -> list[list[ChatMessage]]:
 
 def _bounded(merge_summary: Any) -> bool:
     """25 merges in a row: the summary stays near the package's, it does not grow."""
-    from ..llm import LlmClient
+    from ...llm import LlmClient
 
     llm = LlmClient(offline=True)
     yours = ours = None

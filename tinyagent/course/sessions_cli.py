@@ -1,7 +1,7 @@
 """`tinyagent sessions list|show NAME|rebuild NAME|delete NAME --db URL`.
 
-The terminal twin of notebook 07's SessionManager, like the endpoints Nexus Agent
-offers: see which sessions a database holds, what one of them remembers (the
+The terminal twin of notebook 07's SessionManager, with what an operator needs of a
+session service: see which sessions a database holds, what one of them remembers (the
 summary, its version and what it covers, and the verbatim tail), compress one again
 from its full log, or delete it. `--db` takes a SQLite file name or a
 postgresql:// URL (tinyagent.storage.open_store). `open_session` is also what
@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from typing import cast
 
-from .memory.base import ChatMemory
-from .messages import clip
-from .production.sessions import Session, SessionManager
-from .storage import Store, StoreError, open_store, safe_url
+from ..memory.base import ChatMemory
+from ..messages import clip
+from ..production.sessions import Session, SessionManager
+from ..storage import Store, StoreError, open_store, safe_url
 
 DEFAULT_DB = "tinyagent.db"
 
@@ -79,8 +79,8 @@ def show(store: Store, name: str) -> None:
 
 
 def rebuild(store: Store, name: str) -> None:
-    from .cli import memory_factories
-    from .llm import LlmClient
+    from ..llm import LlmClient
+    from .catalogue import memory_factories
 
     strategy = store.session(name).strategy
     factory = memory_factories(LlmClient.from_env()).get(strategy)

@@ -14,7 +14,7 @@ The offline model recalls three kinds of fact, refund, tracking and order number
 and only from what the messages hold, so those are what is planted. Its summarizer
 writes a rule-based fact ledger: the scores measure the mechanism (what each
 strategy keeps), not the quality of a model's summaries; with a real model the same
-code measures those too. Run `python -m tinyagent.evaluation --help` (5-15 s).
+code measures those too. Run `python -m tinyagent.course.evaluation --help` (5-15 s).
 Left out: preferences ("please answer briefly"), which the offline model cannot act
 on, and Chinese dialogs.
 """
@@ -27,9 +27,12 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
-from .compare import Comparison, Factory, StrategyRun, Table, compare
-from .llm import LlmClient
-from .tools import store
+from ..llm import LlmClient
+from ..tools import store
+from .catalogue import MemoryFactory
+from .compare import compare
+from .comparison import Comparison, StrategyRun
+from .table import Table
 
 # Orders that have shipped, so each has a tracking number to plant.
 ORDERS = ("88231", "90417", "55107", "61554")
@@ -156,7 +159,7 @@ class Evaluation:
 
 
 def evaluate(llm: LlmClient, dialog: Dialog | None = None,
-             strategies: Mapping[str, Factory] | None = None, **options: Any
+             strategies: Mapping[str, MemoryFactory] | None = None, **options: Any
              ) -> Evaluation:
     """Play `dialog` (default: 50 turns, seed 0) through every strategy; score each."""
     dialog = dialog or planted_dialog()
@@ -215,11 +218,12 @@ def plot_recall_cost(evaluation: Evaluation, axes: Any = None) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m tinyagent.evaluation [turns [seed]]`: print the table (5-15 s)."""
+    """`python -m tinyagent.course.evaluation [turns [seed]]`: print the table
+    (5-15 s)."""
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m tinyagent.evaluation",
+        prog="python -m tinyagent.course.evaluation",
         description="Plant a refund, a tracking and an order number in turns 1-2 of "
                     "a long dialog, ask for them near the end, and score every memory "
                     "strategy: recall, peak prompt, tokens sent, summarizer calls, "

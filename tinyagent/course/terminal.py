@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .llm import LlmClient
+    from ..llm import LlmClient
 
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # 128 + SIGINT: what a shell reports after Ctrl-C

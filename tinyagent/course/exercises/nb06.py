@@ -22,10 +22,11 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from ..compare import make_strategies, run_strategy
+from ...llm import LlmClient
+from ...memory import HybridChatMemory
+from ..catalogue import make_strategies
+from ..compare import run_strategy
 from ..evaluation import Score, planted_dialog, score
-from ..llm import LlmClient
-from ..memory import HybridChatMemory
 from . import Case, Wrong, exercise
 
 PEAK_TARGET = 1_150  # peak prompt tokens of any call

@@ -19,43 +19,26 @@ nbval. Left out: streaming answers, persistence (sessions.py), and styling.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
 from ..agent import ReActAgent
 from ..llm import LlmClient, LlmError
-from ..memory import (
-    HybridChatMemory,
-    InMemoryChatMemory,
-    SlidingWindowChatMemory,
-    SummaryChatMemory,
-    TokenWindowChatMemory,
-)
-from ..memory.base import ChatMemory
+from ..memory.display import SUMMARY_STYLE, memory_html, memory_lines
 from ..messages import Role, clip
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
-from .incremental import IncrementalSummaryMemory
+from .catalogue import STRATEGIES
 
-Factory = Callable[..., ChatMemory | None]  # (llm, **parameters) -> a fresh memory
-# name -> (factory, {parameter: (min, max, step, default)})
-STRATEGIES: dict[str, tuple[Factory, dict[str, tuple[int, int, int, int]]]] = {
-    "none": (lambda llm: None, {}),
-    "in-memory": (lambda llm: InMemoryChatMemory(), {}),
-    "window": (lambda llm, **p: SlidingWindowChatMemory(**p),
-               {"max_messages": (2, 30, 1, 6)}),
-    "token window": (lambda llm, **p: TokenWindowChatMemory(**p),
-                     {"max_tokens": (100, 4000, 100, 1000)}),
-    "summary": (lambda llm, **p: SummaryChatMemory(llm, **p),
-                {"threshold": (4, 30, 1, 10), "keep_recent": (2, 12, 1, 4)}),
-    "hybrid": (lambda llm, **p: HybridChatMemory(llm, **p),
-               {"recent_size": (2, 20, 1, 6), "summary_threshold": (3, 30, 1, 10)}),
-    "structured": (lambda llm, **p: IncrementalSummaryMemory(llm, **p),
-                   {"keep_recent_turns": (1, 8, 1, 2), "batch_turns": (1, 8, 1, 6)}),
+# name -> {size parameter: (min, max, step)}; each slider starts at the course's size
+RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
+    "window": {"max_messages": (2, 30, 1)},
+    "tokens": {"max_tokens": (100, 4000, 100)},
+    "summary": {"threshold": (4, 30, 1), "keep_recent": (2, 12, 1)},
+    "hybrid": {"recent_size": (2, 20, 1), "summary_threshold": (3, 30, 1)},
+    "structured": {"keep_recent_turns": (1, 8, 1), "batch_turns": (1, 8, 1)},
 }
-SUMMARY_STYLE = "background:#fff3cd"  # the summary's highlight, as in _repr_html_
 # HTML widgets use the controls' tall line height; text reads better closer, and wraps
 PROSE = "line-height:1.4;white-space:normal"
 
@@ -101,11 +84,13 @@ class Playground:
 
     # -- setting up a conversation
     def _new_strategy(self) -> None:
-        _, parameters = STRATEGIES[self.strategy_menu.value]
-        self.sliders = {name: w.IntSlider(value=default, min=low, max=high, step=step,
+        strategy = STRATEGIES[self.strategy_menu.value]
+        ranges = RANGES.get(self.strategy_menu.value, {})
+        self.sliders = {name: w.IntSlider(value=value, min=ranges[name][0],
+                                          max=ranges[name][1], step=ranges[name][2],
                                           description=name, continuous_update=False,
                                           style={"description_width": "initial"})
-                        for name, (low, high, step, default) in parameters.items()}
+                        for name, value in strategy.sizes.items()}
         for slider in self.sliders.values():
             slider.observe(lambda _change: self.restart(), names="value")
         self.slider_box.children = tuple(self.sliders.values())
@@ -113,7 +98,7 @@ class Playground:
 
     def restart(self) -> None:
         """A new conversation with the chosen strategy and slider values."""
-        factory, _ = STRATEGIES[self.strategy_menu.value]
+        strategy = STRATEGIES[self.strategy_menu.value]
         parameters = {name: s.value for name, s in self.sliders.items()}
         self.turns: list[tuple[str, str]] = []
         self.last_prompt_tokens = 0
@@ -121,7 +106,7 @@ class Playground:
         self.setting = f"{self.strategy_menu.value}({args})"
         self.problem = ""
         try:
-            self.memory = factory(self.llm, **parameters)
+            self.memory = strategy.make(self.llm, **parameters)
         except ValueError as error:  # e.g. keep_recent >= threshold: say why
             self.memory, self.problem = None, str(error)
         self.agent = ReActAgent(self.llm, bitmall_tools(), max_tokens=self.max_tokens,
@@ -172,26 +157,15 @@ class Playground:
         self.memory_panel.value = f"<div style='{PROSE}'>{self.panel_html()}</div>"
 
     def panel_html(self) -> str:
-        """The memory panel: the summary highlighted, then one row a message."""
+        """The memory panel: the summary in full, then the memory's own table."""
         messages = self.memory.messages() if self.memory is not None else []
-        rows, summary = [], ""
-        for i, m in enumerate(messages, 1):
-            is_summary = m.role is Role.SYSTEM
-            if is_summary:
-                summary = (f"<div style='{SUMMARY_STYLE};padding:4px'><b>Summary</b>"
-                           f"<pre>{html.escape(m.content)}</pre></div>")
-            shade = f" style='{SUMMARY_STYLE}'" if is_summary else ""
-            rows.append(f"<tr{shade}><td>{i}</td><td>{m.role.value}</td>"
-                        f"<td>{count_message_tokens(m)}</td>"
-                        f"<td style='text-align:left'>{html.escape(m.preview(70))}"
-                        "</td></tr>")
-        title = f"<b>{html.escape(self.panel_title())}</b>"
         if not messages:  # words, not a table with a header and no rows
-            return f"{title}<p><i>{html.escape(self.empty_line())}</i></p>"
-        return (f"{title}{summary}<table style='border-spacing:10px 2px'>"
-                "<tr><th>#</th><th>role</th><th>tokens</th>"
-                "<th style='text-align:left'>preview</th></tr>"
-                + "".join(rows) + "</table>")
+            return (f"<b>{html.escape(self.panel_title())}</b>"
+                    f"<p><i>{html.escape(self.empty_line())}</i></p>")
+        summary = "".join(f"<div style='{SUMMARY_STYLE};padding:4px'><b>Summary</b>"
+                          f"<pre>{html.escape(m.content)}</pre></div>"
+                          for m in messages if m.role is Role.SYSTEM)
+        return summary + memory_html(messages, self.panel_title())
 
     def panel_title(self) -> str:
         if self.memory is None:
@@ -209,14 +183,10 @@ class Playground:
 
     def panel_text(self) -> str:
         """The memory panel as text: one line a message, the summary marked ★."""
-        lines = [self.panel_title()]
-        if not (self.memory.messages() if self.memory else []):
-            lines.append(f"  ({self.empty_line()})")
-        for i, m in enumerate(self.memory.messages() if self.memory else [], 1):
-            mark = "★" if m.role is Role.SYSTEM else " "
-            lines.append(f"{mark}{i:>2}  {m.role.value:<9} {count_message_tokens(m):>5}"
-                         f"  {m.preview(60)}")
-        return "\n".join(lines)
+        messages = self.memory.messages() if self.memory is not None else []
+        if not messages:
+            return f"{self.panel_title()}\n  ({self.empty_line()})"
+        return "\n".join([self.panel_title(), *memory_lines(messages)])
 
     def gauge_text(self, width: int = 20) -> str:
         filled = round(width * min(self.last_prompt_tokens / self.max_tokens, 1))

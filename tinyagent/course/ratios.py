@@ -1,4 +1,4 @@
-"""What a summary costs against what it stands for: `python -m tinyagent.ratios`.
+"""What a summary costs against what it stands for: `python -m tinyagent.course.ratios`.
 
 Introduced in notebook 04 (sections 4 and 6), which prints the same figures. Plays
 notebook 04's twelve-turn dialog through `SummaryChatMemory(llm, 10, 4)` next to an
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .agent import ReActAgent
-from .cli import SIX_TURNS
-from .llm import LlmClient
-from .memory import HybridChatMemory, InMemoryChatMemory, SummaryChatMemory
-from .tokens import count_tokens
-from .tools import bitmall_tools
+from ..agent import ReActAgent
+from ..llm import LlmClient
+from ..memory import HybridChatMemory, InMemoryChatMemory, SummaryChatMemory
+from ..tokens import count_tokens
+from ..tools import bitmall_tools
+from .catalogue import SIX_TURNS
 
 TWELVE_TURNS = (
     "Where is my order 88231?",

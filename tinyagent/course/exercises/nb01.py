@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..messages import ChatMessage
+from ...messages import ChatMessage
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
 
@@ -31,8 +31,8 @@ def turn_1(order: str) -> list[ChatMessage]:
 
 def _model_refunds(build_messages: Any, order: str) -> bool:
     """Send the built array to the offline model: does it refund `order`?"""
-    from ..llm import LlmClient
-    from ..tools import bitmall_tools
+    from ...llm import LlmClient
+    from ...tools import bitmall_tools
 
     reply = LlmClient(offline=True).chat(build_messages(SYSTEM, turn_1(order), REFUND),
                                          tools=bitmall_tools().schemas())

@@ -1,8 +1,8 @@
 """Checkers for notebook 03 (sliding window): two windows that cut between turns.
 
 `03.rounds_window` takes a class `RoundsWindowMemory(max_rounds)` that keeps the
-newest `max_rounds` turns, however many messages each turn holds (the Nexus "rounds",
-counted so that tool calls cannot shrink the window). `03.token_window` takes a
+newest `max_rounds` turns, however many messages each turn holds (a window counted
+in rounds, so that tool calls cannot shrink it). `03.token_window` takes a
 function `token_window(messages, max_tokens)` that returns the newest whole turns
 that fit in a token budget, as `TokenWindowChatMemory` holds them; its budgets land
 exactly on the boundaries (a turn that fits to the token, and one token less), on
@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any
 
-from ..memory.base import drop_orphans, split_turns
-from ..memory.token_window import TokenWindowChatMemory
-from ..messages import ChatMessage, Role
+from ...memory.base import drop_orphans, split_turns
+from ...memory.token_window import TokenWindowChatMemory
+from ...messages import ChatMessage, Role
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles, size, tokens
 
@@ -85,9 +85,9 @@ def _always_well_formed(memory_class: Any) -> bool:
 
 def _in_agent(memory_class: Any) -> bool:
     """Tool calls remembered: turn 2 refunds 88231 and no request is rejected."""
-    from ..agent import ReActAgent
-    from ..llm import LlmClient
-    from ..tools import bitmall_tools
+    from ...agent import ReActAgent
+    from ...llm import LlmClient
+    from ...tools import bitmall_tools
 
     agent = ReActAgent(LlmClient(offline=True), bitmall_tools(),
                        memory=memory_class(1), verbose=False, remember_tool_calls=True)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..memory.base import split_turns
-from ..memory.summary import compression_cut
-from ..messages import ChatMessage
+from ...memory.base import split_turns
+from ...memory.summary import compression_cut
+from ...messages import ChatMessage
 from . import Case, Wrong, exercise
 from ._dialogs import dialog
 

@@ -1,8 +1,8 @@
 """Checkers for notebook 07 (production memory): caps, freshness, restarts, fences.
 
 `07.cap_items(items, max_items=6, max_chars=80)` keeps a structured summary's section
-within its caps (the Nexus design): the newest `max_items` non-blank items, oldest
-first, each clipped to `max_chars` with "…", the input left unchanged.
+within its caps, so the summary stays bounded: the newest `max_items` non-blank
+items, oldest first, each clipped to `max_chars` with "…", the input left unchanged.
 `07.apply_if_current(state, planned_version, batch_size, text)` applies a background
 summary only if the summary has not changed since the batch was planned.
 `07.restore(snapshot, transcript)` rebuilds a memory after a restart from the newest
@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from ..memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER, summary_message
-from ..messages import ChatMessage, Role
-from ..production.incremental import SummaryState
+from ...memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER, summary_message
+from ...messages import ChatMessage, Role
+from ...production.incremental import SummaryState
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
 

@@ -1,16 +1,19 @@
-"""The checkers of notebook 06 refuse quickly what they cannot measure."""
+"""Notebook 06's checkers (course/exercises/nb06.py): tune a hybrid, pick a memory.
+
+The official solutions pass, and each plausible wrong one is rejected, naming the case
+it breaks (test_exercise_catalogue.py)."""
 
 import pytest
+from test_exercise_catalogue import checker_tests
 
 from tinyagent import InMemoryChatMemory
-from tinyagent.exercises import check
+from tinyagent.course.exercises import check
+
+test_official_solutions_pass, test_wrong_solutions_are_rejected = checker_tests("06")
 
 
-@pytest.fixture(autouse=True)
-def quiet(capsys):
-    """The checker prints a report; these tests read it, or only the verdict."""
-    yield
-    capsys.readouterr()
+# the checkers refuse quickly what they cannot measure
+pytestmark = pytest.mark.usefixtures("quiet")
 
 
 def test_a_stub_reads_as_not_yet(capsys):

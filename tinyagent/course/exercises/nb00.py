@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from ..messages import ChatMessage, ToolCall
+from ...messages import ChatMessage, ToolCall
 from . import Case, exercise, expect
 from ._dialogs import ORDERS, roles
 

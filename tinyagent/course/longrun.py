@@ -1,6 +1,6 @@
 """The long run: do the bounded memories stay bounded for hundreds of turns?
 
-Introduced in notebook 06 (its last section); run `python -m tinyagent.longrun`
+Introduced in notebook 06 (its last section); run `python -m tinyagent.course.longrun`
 (600 turns, 30-60 s offline) or `--turns 1000`. It plays the planted-fact dialog of
 evaluation.py through the summary, hybrid and production memories and checks, turn
 by turn, the three promises of a bounded memory:
@@ -19,13 +19,13 @@ import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .agent import ReActAgent
+from ..agent import ReActAgent
+from ..llm import LlmClient
+from ..memory import HybridChatMemory, SummaryChatMemory
+from ..production import IncrementalSummaryMemory
+from ..tokens import count_tokens
+from ..tools import bitmall_tools
 from .evaluation import planted_dialog
-from .llm import LlmClient
-from .memory import HybridChatMemory, SummaryChatMemory
-from .production import IncrementalSummaryMemory
-from .tokens import count_tokens
-from .tools import bitmall_tools
 
 TOLERANCE = 0.10  # the end's prompt within 10 % of turn 100's
 WINDOW = 50  # turns averaged for "the prompt at turn N": questions vary
@@ -101,7 +101,7 @@ def report(runs: Sequence[LongRun]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tinyagent.longrun",
+        prog="python -m tinyagent.course.longrun",
         description="Play a long planted-fact dialog through the summary, hybrid "
                     "and production memories; check that each stays bounded.")
     parser.add_argument("--turns", type=int, default=600,

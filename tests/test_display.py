@@ -1,0 +1,43 @@
+"""Rules of the one way to show a memory: text lines and an HTML table."""
+
+from fakes import FakeLlm, chat, fed
+
+from tinyagent import ChatMessage, SummaryChatMemory
+from tinyagent.memory.display import memory_html, memory_lines
+from tinyagent.memory.summarizer import SUMMARY_HEADER, summary_message
+
+
+def test_a_line_fits_the_width_and_numbers_from_one():
+    """Every text line is at most `width` characters, numbered 1, 2, ... in order."""
+    messages = [ChatMessage.user("x " * 100), ChatMessage.assistant("short")]
+    for width in (40, 80):
+        lines = memory_lines(messages, width)
+        assert all(len(line) <= width for line in lines)
+        assert [line.split()[0] for line in lines] == ["1", "2"]
+
+
+def test_the_summary_is_labelled_and_shown_without_its_fence():
+    """The summary row reads "summary" and starts with its facts, not the fence that
+    tells the model it is reference data; ★ in text, shaded in HTML."""
+    messages = [summary_message("- Order 88231 delivered"), ChatMessage.user("hi")]
+    first = memory_lines(messages)[0]
+    assert first.startswith("★ 1  summary")
+    assert first.endswith("- Order 88231 delivered")
+    html = memory_html(messages, "caption")
+    assert SUMMARY_HEADER not in first + html
+    assert html.count("background") == 1 and "<td>summary</td>" in html
+
+
+def test_a_memory_shows_itself_with_the_same_rows():
+    """A memory's notebook table is memory_html of its messages under its repr."""
+    memory = fed(SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2), chat(3))
+    assert memory._repr_html_() == memory_html(memory.messages(), repr(memory))
+
+
+def test_tool_calls_show_in_the_preview():
+    """A message that only calls a tool still says which tool, with its arguments."""
+    from tinyagent import ToolCall
+
+    call = ChatMessage.assistant("", tool_calls=(ToolCall("c1", "queryOrder",
+                                                         {"orderId": "88231"}),))
+    assert "queryOrder" in memory_lines([call])[0]

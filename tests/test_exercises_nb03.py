@@ -1,0 +1,26 @@
+"""Notebook 03's checkers (course/exercises/nb03.py): windows that cut between turns.
+
+The official solutions pass, and each plausible wrong one is rejected, naming the case
+it breaks (test_exercise_catalogue.py)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_exercise_catalogue import OFFICIAL, SEEDS, SHAPES, checker_tests, official
+
+from tinyagent.course.exercises._dialogs import dialog, tokens
+from tinyagent.course.exercises.nb03 import reference_token_window, well_formed
+
+test_official_solutions_pass, test_wrong_solutions_are_rejected = checker_tests("03")
+
+
+@settings(max_examples=60, deadline=None)
+@given(SHAPES, SEEDS, st.integers(min_value=1, max_value=600))
+def test_token_window_matches_the_package_on_any_budget(shape, seed, budget):
+    """The solutions notebook's token_window equals TokenWindowChatMemory's window,
+    is well formed, and fits the budget unless it is the newest turn alone."""
+    token_window = official(*OFFICIAL["03.token_window"])
+    got = token_window(dialog(shape, seed), budget)
+    assert got == reference_token_window(dialog(shape, seed), budget)
+    assert well_formed(got)
+    newest = dialog(shape[-1], seed)
+    assert tokens(got) <= budget or len(got) == len(newest)

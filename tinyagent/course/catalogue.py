@@ -1,0 +1,122 @@
+"""The course's data, in one place: the scripts, the strategies, and two helpers.
+
+Used from notebook 03 on, and by `tinyagent demo`, `chat` and `compare`, the
+comparison harness and the notebook 07 playground, so all of them play the same
+six turns and build each memory with the same sizes. `SIX_TURNS` is the dialog of
+the original TinyAgent, in English and Chinese: an order, a refund, a question
+about that refund, two about products, then the refund number again. The sizes are
+small on purpose, so that six turns are enough to see each strategy forget or
+compress; the token window gets about what the hybrid holds at its fullest, so the
+two compare at equal memory (notebook 06). Left out: sizes for a real deployment
+(tune them on your own dialogs with the harness).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..agent import ReActAgent
+from ..llm import SupportsChat
+from ..memory.base import ChatMemory
+from ..memory.display import WIDTH, memory_lines
+from ..memory.hybrid import HybridChatMemory
+from ..memory.in_memory import InMemoryChatMemory
+from ..memory.summary import SummaryChatMemory
+from ..memory.token_window import TokenWindowChatMemory
+from ..memory.window import SlidingWindowChatMemory
+from ..messages import clip
+from ..production import IncrementalSummaryMemory
+
+SIX_TURNS = {
+    "en": ["Where is my order 88231?",
+           "I want a refund, this vacuum won't go back to its dock",
+           "How long until the refund arrives?",
+           "Do you have any new robot vacuums to recommend?",
+           "How much is the S20 Pro?",
+           "By the way, what was that refund number again?"],
+    "zh": ["帮我查一下订单 88231 的物流到哪了",
+           "那我要退款呢，这个扫地机不回充了",
+           "退款多久到账？",
+           "你们有没有新款扫地机推荐一下",
+           "S20 Pro 多少钱",
+           "对了，刚才那个退款编号是多少来着"],
+}
+
+MemoryFactory = Callable[[], "ChatMemory | None"]  # a fresh memory (None: no memory)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One memory strategy as the course runs it: a class and the sizes it gets."""
+
+    title: str  # what tables call it: "in-memory"
+    build: Callable[..., ChatMemory | None]  # (llm, **sizes) -> a fresh memory
+    sizes: dict[str, int] = field(default_factory=dict)  # parameter -> course value
+
+    @property
+    def label(self) -> str:
+        """The title with the sizes, so every table says what it compares."""
+        sizes = "/".join(str(v) for v in self.sizes.values())
+        return f"{self.title} {sizes}" if sizes else self.title
+
+    def make(self, llm: SupportsChat, **sizes: int) -> ChatMemory | None:
+        """A fresh memory with the course's sizes, or with those given here."""
+        return self.build(llm, **{**self.sizes, **sizes})
+
+
+# The command-line names (`tinyagent chat --memory NAME`), in the tables' order.
+STRATEGIES: dict[str, Strategy] = {
+    "none": Strategy("none", lambda llm: None),
+    "inmemory": Strategy("in-memory", lambda llm: InMemoryChatMemory()),
+    "window": Strategy("window", lambda llm, **s: SlidingWindowChatMemory(**s),
+                       {"max_messages": 6}),
+    "tokens": Strategy("tokens", lambda llm, **s: TokenWindowChatMemory(**s),
+                       {"max_tokens": 400}),
+    "summary": Strategy("summary", lambda llm, **s: SummaryChatMemory(llm, **s),
+                        {"threshold": 10, "keep_recent": 4}),
+    "hybrid": Strategy("hybrid", lambda llm, **s: HybridChatMemory(llm, **s),
+                       {"recent_size": 4, "summary_threshold": 8}),
+    # notebook 07: kept out of the comparison, whose strategies all come from 02-05
+    "structured": Strategy("structured",
+                           lambda llm, **s: IncrementalSummaryMemory(llm, **s),
+                           {"keep_recent_turns": 2, "batch_turns": 6}),
+}
+NAMES = ("none", "inmemory", "window", "tokens", "summary", "hybrid")  # compared
+
+
+def make_strategies(llm: SupportsChat, names: Sequence[str] = NAMES
+                    ) -> dict[str, MemoryFactory]:
+    """{label: factory} for command-line names, in the order given."""
+    unknown = [n for n in names if n not in STRATEGIES]
+    if unknown or not names:
+        raise ValueError(f"unknown strategy {', '.join(unknown) or '(none given)'}: "
+                         f"choose from {', '.join(STRATEGIES)}")
+    return {STRATEGIES[n].label: _factory(STRATEGIES[n], llm) for n in names}
+
+
+def memory_factories(llm: SupportsChat) -> dict[str, MemoryFactory]:
+    """{command-line name: factory} for every strategy, as `tinyagent chat` offers."""
+    return {name: _factory(strategy, llm) for name, strategy in STRATEGIES.items()}
+
+
+def _factory(strategy: Strategy, llm: SupportsChat) -> MemoryFactory:
+    return lambda: strategy.make(llm)
+
+
+def print_memory(memory: ChatMemory | None, width: int = WIDTH) -> None:
+    """The memory, one line a message of at most `width` characters: number, role
+    (or "summary"), tokens, then the text."""
+    if memory is None:
+        print("(no memory)")
+    else:
+        print("\n".join(memory_lines(memory.messages(), width)))
+
+
+def talk(agent: ReActAgent, script: Sequence[str]) -> list[str]:
+    """Run each message of `script` through `agent`; print it; return the answers."""
+    answers = []
+    for n, text in enumerate(script, 1):
+        answers.append(agent.run(text))
+        print(f"turn {n}  user:  {text}\n        agent: {clip(answers[-1], 90)}")
+    return answers

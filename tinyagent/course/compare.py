@@ -1,0 +1,60 @@
+"""The harness: one scripted dialog through every memory strategy, turn by turn.
+
+Introduced in notebook 06; also `tinyagent compare` (compare_cli.py).
+`compare(llm, turns)` gives each strategy a fresh agent, fresh BitMall tools (refund
+numbers restart at RF20260701001) and a fresh memory, plays the script, and records
+per turn the answer, the prompt tokens of every model call, the tokens memory holds
+and what the summarizer cost. The result, a `Comparison`, prints as text tables and
+shows as HTML in a notebook (comparison.py); plots and the planted-fact evaluation
+are in evaluation.py. Left out: latency, and parallel runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..agent import ReActAgent
+from ..llm import LlmClient
+from ..tokens import count_message_tokens
+from ..tools import bitmall_tools
+from .catalogue import SIX_TURNS, MemoryFactory, make_strategies
+from .comparison import Comparison, StrategyRun, TurnRecord
+
+Progress = Callable[[str, int, int], None]  # (strategy, turn, turns): after each turn
+SUMMARIZER_STATS = ("summarizer_calls", "summarizer_tokens", "compressions")
+
+
+def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
+                 make: MemoryFactory, *, max_tokens: int = 8000,
+                 progress: Progress | None = None) -> StrategyRun:
+    """Play `turns` with a fresh agent, tools and memory; record every turn."""
+    memory = make()
+    agent = ReActAgent(llm, bitmall_tools(), max_tokens=max_tokens, memory=memory,
+                       verbose=False)
+    records: list[TurnRecord] = []
+    before: dict[str, int] = {}  # the memory's stats() after the previous turn
+    for number, text in enumerate(turns, 1):
+        answer = agent.run(text)
+        held = memory.messages() if memory is not None else []
+        after = getattr(memory, "stats", dict)()  # a memory without stats(): zeros
+        extra = [after.get(k, 0) - before.get(k, 0) for k in SUMMARIZER_STATS]
+        records.append(TurnRecord(text, answer, tuple(agent.last_trace.prompt_tokens),
+                                  sum(map(count_message_tokens, held)), *extra))
+        before = after
+        if progress:
+            progress(name, number, len(turns))
+    return StrategyRun(name, records, memory)
+
+
+def compare(llm: LlmClient, turns: Sequence[str] | None = None,
+            strategies: Mapping[str, MemoryFactory] | None = None, **options: Any
+            ) -> Comparison:
+    """Every strategy on one script (default: the six-turn demo in English); options
+    go to `run_strategy`. `strategies`: {label: factory}, or `make_strategies(llm)`."""
+    turns = list(SIX_TURNS["en"] if turns is None else turns)
+    if not turns:
+        raise ValueError("the script is empty: give at least one user message")
+    chosen = make_strategies(llm) if strategies is None else strategies
+    return Comparison([run_strategy(llm, turns, name, make, **options)
+                       for name, make in chosen.items()])

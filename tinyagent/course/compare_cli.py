@@ -1,0 +1,65 @@
+"""`tinyagent compare`: every strategy on one script, in one table.
+
+The terminal twin of notebook 06's first sections. The script is the six-turn demo
+(English or Chinese), a text file of one user message a line, or the planted-fact
+dialog of N turns; the strategies are the catalogue's command-line names. Left out:
+the plots and the recall evaluation (`python -m tinyagent.course.evaluation`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..llm import LlmClient, LlmError
+from .catalogue import NAMES, SIX_TURNS, make_strategies
+from .compare import compare
+from .evaluation import planted_dialog
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--script", type=Path, metavar="FILE", help="a text file, "
+                        "one user message a line (default: the six-turn demo)")
+    parser.add_argument("--strategies", default=",".join(NAMES), metavar="LIST",
+                        help=f"comma-separated from {', '.join(NAMES)} (default: all)")
+    parser.add_argument("--lang", choices=sorted(SIX_TURNS), default="en",
+                        help="language of the six-turn demo (default: en)")
+    parser.add_argument("--turns", type=int, metavar="N", help="play the planted-fact "
+                        "dialog of N turns (notebook 06) instead of the demo")
+    parser.add_argument("--answers", choices=["last", "all"], default="last",
+                        help="print the answers to the last turn or to every turn")
+
+
+def _progress(name: str, turn: int, total: int) -> None:  # only on a terminal
+    done = round(20 * turn / total)
+    print(f"\r[{'#' * done}{'.' * (20 - done)}] {name}: turn {turn}/{total}  ",
+          end="\n" if turn == total else "", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`tinyagent compare`: every strategy on one script, in one table."""
+    try:
+        turns = SIX_TURNS[args.lang]
+        if getattr(args, "turns", None):
+            turns = list(planted_dialog(args.turns).turns)
+        if args.script:  # one user message a line; blank lines skipped
+            lines = args.script.read_text(encoding="utf-8").splitlines()
+            turns = [line.strip() for line in lines if line.strip()]
+            if not turns:
+                raise ValueError(f"{args.script} is empty: write one message a line")
+        llm = LlmClient.from_env()
+        chosen = make_strategies(llm, [n.strip() for n in args.strategies.split(",")])
+        print(f"{llm.describe()}\nStrategies: {', '.join(chosen)}; {len(turns)} "
+              "turns.\n")
+        result = compare(llm, turns, chosen,
+                         progress=_progress if sys.stderr.isatty() else None)
+    except (OSError, ValueError, LlmError) as exc:  # a bad file or name; a failed call
+        print(f"error: {exc}", file=sys.stderr)
+        return 1 if isinstance(exc, LlmError) else 2
+    every = range(1, len(turns) + 1) if args.answers == "all" else [len(turns)]
+    print(f"{result.tokens_table()}\n\n{result.answers_table(70, every)}")
+    if len(turns) < 10:  # a summary compresses once or twice: it cannot pay yet
+        print(f"\nOn {len(turns)} turns a summary has barely started; it pays for "
+              "itself on long dialogs: tinyagent compare --turns 50")
+    return 0

@@ -1,0 +1,105 @@
+"""What `compare` returns: a record per turn, a run per strategy, and their tables.
+
+Introduced in notebook 06. A `TurnRecord` holds one turn's answer and costs, a
+`StrategyRun` one strategy's turns, and a `Comparison` every run; it prints as text
+tables (the prompt tokens of each turn, then totals; the answers) and shows as HTML
+in a notebook. Left out: plots (evaluation.py draws them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..memory import ChatMemory
+from ..messages import clip
+from .table import Table
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One turn of one strategy: what was asked and answered, and what it cost."""
+
+    question: str
+    answer: str
+    prompt_tokens: tuple[int, ...]  # one per model call of the agent, in order
+    memory_tokens: int  # held by the memory after the turn (0 without memory)
+    summarizer_calls: int = 0  # made during this turn
+    summarizer_tokens: int = 0  # prompt + completion tokens of those calls
+    compressions: int = 0  # during this turn
+
+    @property
+    def context_tokens(self) -> int:  # first call: system + tools + memory + question
+        return self.prompt_tokens[0] if self.prompt_tokens else 0
+
+    @property
+    def cost_tokens(self) -> int:  # every token sent: agent prompts + summarizer's
+        return sum(self.prompt_tokens) + self.summarizer_tokens
+
+
+@dataclass
+class StrategyRun:
+    """One strategy's run through the script; `memory` is its state at the end."""
+
+    name: str
+    turns: list[TurnRecord]
+    memory: ChatMemory | None = field(default=None, repr=False)
+
+    @property
+    def peak_prompt_tokens(self) -> int:
+        """The largest prompt of any of the agent's model calls."""
+        return max((n for t in self.turns for n in t.prompt_tokens), default=0)
+
+    def total(self, name: str) -> int:
+        """A TurnRecord number summed over the run: total("summarizer_calls")."""
+        return sum(getattr(t, name) for t in self.turns)
+
+
+@dataclass(repr=False)
+class Comparison:
+    """The runs of `compare`, one per strategy, in the order given."""
+
+    runs: list[StrategyRun]
+
+    def __getitem__(self, name: str) -> StrategyRun:
+        return {run.name: run for run in self.runs}[name]
+
+    def _per_turn(self, caption: str, cell: Callable[[TurnRecord], str],
+                  width: int) -> Table:
+        """A row per turn (the question clipped to `width`), a column per strategy."""
+        return Table(caption, ["turn", *(run.name for run in self.runs)],
+                     [[f"{i} {clip(t.question, width)}",
+                       *(cell(run.turns[i - 1]) for run in self.runs)]
+                      for i, t in enumerate(self.runs[0].turns, 1)])
+
+    def tokens_table(self, question_width: int = 36) -> Table:
+        """Rows per turn (the first call's prompt tokens), then totals."""
+        table = self._per_turn("Prompt tokens of each turn's first model call (system "
+                               "prompt + tools + memory + question)",
+                               lambda t: f"{t.context_tokens:,}", question_width)
+        totals: dict[str, Callable[[StrategyRun], int]] = {
+            "peak prompt (any call)": lambda r: r.peak_prompt_tokens,
+            "summarizer calls": lambda r: r.total("summarizer_calls"),
+            "summarizer tokens": lambda r: r.total("summarizer_tokens"),
+            "tokens sent (all calls)": lambda r: r.total("cost_tokens"),
+            "memory held at the end": lambda r: r.turns[-1].memory_tokens}
+        table.rows += [[label, *(f"{value(r):,}" for r in self.runs)]
+                       for label, value in totals.items()]
+        return table
+
+    def answers_table(self, width: int = 60, turns: Sequence[int] = ()) -> Table:
+        """The answers, clipped: side by side (a column a strategy) for a notebook;
+        with `turns` (1-based), a row per strategy and turn, for a terminal."""
+        caption = f"Answers, clipped to {width} characters"
+        if not turns:
+            return self._per_turn(caption, lambda t: clip(t.answer, width), 80)
+        return Table(caption, ["turn", "strategy", "answer"],
+                     [[f"{i} {clip(run.turns[i - 1].question, 40)}" if j == 0 else "",
+                       run.name, clip(run.turns[i - 1].answer, width)]
+                      for i in turns for j, run in enumerate(self.runs)])
+
+    def __repr__(self) -> str:
+        return repr(self.tokens_table())
+
+    def _repr_html_(self) -> str:
+        return self.tokens_table()._repr_html_()
