@@ -87,7 +87,8 @@ def command_line(r: Results, proxy: RecordingProxy, url: str, key: str,
     start = time.monotonic()
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "tinyagent.course.cli", "chat", "--memory", "summary"],
+            [sys.executable, "-m", "tinyagent.course.cli", "chat", "--memory",
+             "summary"],
             input="Where is my order 88231?\nI want a refund for it.\n", env=env,
             capture_output=True, text=True, timeout=240)
     except subprocess.TimeoutExpired:
