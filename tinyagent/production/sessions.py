@@ -33,36 +33,22 @@ from collections.abc import Callable
 from typing import Any
 
 from ..memory.base import ChatMemory
-from ..memory.summary import SummaryChatMemory
+from ..memory.compressed import CompressedMemory
 from ..messages import ChatMessage
 from ..storage import SessionInfo, Store, SummaryState, check_name
-from .incremental import IncrementalSummaryMemory, restore_summary
 
 
-def snapshot(memory: ChatMemory, total: int) -> SummaryState | None:
-    """The summary record of `memory`, which has seen `total` messages; None if none.
-
-    Plain summary memories (notebooks 04-05) keep no record: it is worked out here,
-    and their compression count serves as the version.
-    """
-    if isinstance(memory, IncrementalSummaryMemory):
-        return memory.state
-    if isinstance(memory, SummaryChatMemory):
-        verbatim = len(memory) - (memory.summary is not None)
-        return SummaryState(memory.summary, total - verbatim,
-                            memory.compression_count, memory.compression_count)
-    return None
+def snapshot(memory: ChatMemory) -> SummaryState | None:
+    """The summary record of `memory`; None for a memory without a summary."""
+    return memory.state if isinstance(memory, CompressedMemory) else None
 
 
 def restore(memory: ChatMemory, store: Store, name: str) -> int:
     """Fill `memory` from the store, without a model call; the messages it reflects."""
-    if isinstance(memory, SummaryChatMemory):
+    if isinstance(memory, CompressedMemory):  # the newest snapshot + what follows
         state = store.summary(name) or SummaryState()
         after = store.messages(name, after=state.covered_up_to)
-        if isinstance(memory, IncrementalSummaryMemory):
-            memory.restore(state, after)
-        else:
-            restore_summary(memory, state, after)
+        memory.restore(state, after)
         return state.covered_up_to + len(after)
     memory.clear()  # a window or a plain list: replay the log, it trims itself
     log = store.messages(name)
@@ -79,10 +65,10 @@ class Session:
         self.name, self.memory, self.store = name, memory, store
         self._lock = threading.RLock()  # summary saves come from pool threads too
         self._seen = store.count(name) if seen is None else seen  # in the memory
-        state = snapshot(memory, self._seen)
+        state = snapshot(memory)
         self._saved_version = state.version if state else 0
         self.conflicts = 0  # summaries dropped because another writer saved first
-        if isinstance(memory, IncrementalSummaryMemory):
+        if isinstance(memory, CompressedMemory):
             memory.on_apply = self._save_summary  # background results are saved too
             memory.flight_key = (store.key, name)  # one compressor a session
 
@@ -91,7 +77,7 @@ class Session:
         number = self.store.append(self.name, [message])  # write-ahead
         # Someone else's summary is newer than ours: reload now rather than waste a
         # model call on a summary the store would refuse.
-        newer = isinstance(self.memory, SummaryChatMemory) and (
+        newer = isinstance(self.memory, CompressedMemory) and (
             self.store.summary(self.name) or SummaryState()
         ).version != self._saved_version
         with self._lock:
@@ -101,13 +87,8 @@ class Session:
             self._reload()
         else:
             self.memory.add(message)  # may compress: the message is safe already
-        if self.conflicts != conflicts and isinstance(self.memory,
-                                                      IncrementalSummaryMemory):
+        if self.conflicts != conflicts and isinstance(self.memory, CompressedMemory):
             self.memory.compress_if_due()  # our summary lost: plan again from theirs
-        if not isinstance(self.memory, IncrementalSummaryMemory):
-            state = snapshot(self.memory, self._seen)
-            if state is not None:
-                self._save_summary(state)
 
     def messages(self) -> list[ChatMessage]:
         return self.memory.messages()
@@ -126,9 +107,9 @@ class Session:
         # The memory's lock before ours, in the order a background apply takes them.
         with getattr(self.memory, "_lock", contextlib.nullcontext()), self._lock:
             self._seen = restore(self.memory, self.store, self.name)
-            state = snapshot(self.memory, self._seen)
+            state = snapshot(self.memory)
             self._saved_version = state.version if state else 0
-        if isinstance(self.memory, IncrementalSummaryMemory):
+        if isinstance(self.memory, CompressedMemory):
             self.memory.compress_if_due()
 
     def _save_summary(self, state: SummaryState) -> None:
@@ -210,15 +191,12 @@ class SessionManager:
         while True:
             memory, log = self.memory_factory(), self.store.messages(name)
             old = self.store.summary(name) or SummaryState()
-            if isinstance(memory, IncrementalSummaryMemory):
-                memory.restore(SummaryState(version=old.version), log)
-                memory.compress_all()  # batches of whole turns, oldest first
+            if isinstance(memory, CompressedMemory):
+                memory.rebuild(log, old)
             else:
                 for message in log:
                     memory.add(message)
-                if isinstance(memory, SummaryChatMemory):  # its count is its version
-                    memory.compression_count += old.compression_count
-            state = snapshot(memory, len(log))
+            state = snapshot(memory)
             if state is None or state.version == old.version:
                 break  # nothing to compress, or a plain list: nothing to save
             if self.store.save_summary(name, state, old.version):
