@@ -58,8 +58,8 @@ class SummaryChatMemory(CompressedMemory):
 
     def _trim(self) -> None:
         # ">=": the agent commits a turn when it ends, so memory holding `threshold`
-        # messages means the next request would be past it (TinyAgent adds the user
-        # message first and compresses at threshold + 1: the same moment).
+        # messages means the next request would be past it (a memory that stored the
+        # user message first would compress at threshold + 1: the same moment).
         if len(self._messages) >= self.threshold or (
                 self.threshold_tokens is not None
                 and self._tokens >= self.threshold_tokens):

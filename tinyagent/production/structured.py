@@ -1,9 +1,9 @@
 """The structured summary: seven sections with caps, instead of free text.
 
-Introduced in notebook 07 (the Nexus Agent design). A free-text summary grows and
-blurs; a small document with fixed sections stays readable and bounded: each section
-keeps at most 6 items of at most 80 characters (the newest win), the rendering fits
-in 1,400 characters, and then the token budget of notebook 04 applies (budget.py).
+Introduced in notebook 07. A free-text summary grows and blurs; a small document
+with fixed sections stays readable and bounded: each section keeps at most 6 items
+of at most 80 characters (the newest win), the rendering fits in 1,400 characters,
+and then the token budget of notebook 04 applies (budget.py).
 The model is asked for JSON; when the call fails, is cut off, or the JSON does not
 parse, the rule-based fallback merge of notebook 04 fills the sections instead (the
 user's requests quoted, the answers clipped), and the entity guard of notebook 04
