@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 
+from .guards import APOLOGIES, no_progress, same_calls
 from .llm import SupportsChat
 from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, ToolCall, clip
@@ -37,24 +36,6 @@ TOO_MANY_CALLS = ("{count} more tool calls were not run: at most {limit} a step.
                   "for them in the next step if they are still needed.")
 CUT_NOTE = ("[cut off: the reply reached its length limit]",
             "［回复达到长度上限，已截断］")
-NO_PROGRESS_JACCARD = 0.7  # thoughts this alike (character sets) count as one thought
-
-APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can stop
-    "max_steps": ("Sorry, I could not finish this within {steps}. Could you ask in a "
-                  "simpler way?",
-                  "抱歉，我在 {max_steps} 步内没能完成，请换个简单点的问法。"),
-    "repeated_call": ("Sorry, I kept repeating the same lookup without getting "
-                      "further. Please rephrase, or ask for a human agent.",
-                      "抱歉，我一直在重复同一个查询，请换个说法或转人工客服。"),
-    "token_budget": ("Sorry, this conversation is too long for me now ({tokens} "
-                     "tokens, budget {max_tokens}). Please start a new one.",
-                     "抱歉，对话太长了（{tokens} 个 token，预算 {max_tokens}），"
-                     "请开启新的对话。"),
-    "no_progress": ("Sorry, I am going round in circles. Could you give me more "
-                    "details?", "抱歉，我在原地打转，能再提供一些细节吗？"),
-    "empty_reply": ("Sorry, the model sent an empty reply. Please ask again.",
-                    "抱歉，模型这次的回复是空的，请再问一次。"),
-}
 
 
 class TurnNotSavedError(RuntimeError):
@@ -88,34 +69,6 @@ class RunTrace:
     tool_calls: list[ToolCall] = field(default_factory=list)  # in call order
     prompt_tokens: list[int] = field(default_factory=list)  # one per model call
     messages: list[ChatMessage] = field(default_factory=list)  # the final array
-
-
-def jaccard(a: str, b: str) -> float:
-    """Similarity of two texts as sets of characters (coarse, and cheap)."""
-    sa, sb = set(a), set(b)
-    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
-
-
-def same_calls(previous: Sequence[ToolCall], calls: Sequence[ToolCall]) -> bool:
-    """The repeated-call guard's test: two steps made the same tool calls.
-
-    Names and arguments count, ids do not (they are new every step); the calls of a
-    step may come in any order, but one call is not that call twice.
-    """
-    return (sorted(call.signature() for call in previous)
-            == sorted(call.signature() for call in calls))
-
-
-def no_progress(thoughts: Sequence[str]) -> bool:
-    """The no-progress guard's test: the last three non-blank thoughts are pairwise
-    alike (jaccard >= NO_PROGRESS_JACCARD). Fewer than three: too early to tell.
-
-    Every pair, not only neighbours: thoughts that drift a little each step are
-    still moving somewhere.
-    """
-    last = [thought.strip() for thought in thoughts if thought.strip()][-3:]
-    return len(last) == 3 and all(jaccard(a, b) >= NO_PROGRESS_JACCARD
-                                  for a, b in combinations(last, 2))
 
 
 def is_chinese(text: str) -> bool:

@@ -6,7 +6,7 @@ user messages and the final answers, oldest first. `00.same_signature` is the
 repeated-call guard's test that two steps made the same tool calls; `00.no_progress`
 is the no-progress guard's test that the last three thoughts are pairwise alike
 (Jaccard on character sets, the notebook's `jaccard`). Both are graded against the
-agent's own tests, `agent.same_calls` and `agent.no_progress`: a learner's function
+agent's own tests, `guards.same_calls` and `guards.no_progress`: a learner's function
 passes when it agrees with the guard the agent runs. Left out: the loop that calls
 the guards, which the notebook runs on the agent, and memory objects (notebook 02).
 """
@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from .. import agent
+from .. import guards
 from ..messages import ChatMessage, ToolCall
 from . import Case, exercise, expect
 from ._dialogs import ORDERS, roles
@@ -39,7 +39,7 @@ UNDER = ("abcdefgxyw", "abcdefgz", "abcdefgxyw")
 
 def _verdict(no_progress: Any, thoughts: tuple[str, ...], name: str) -> bool:
     """The learner's verdict must be the agent's own guard's verdict."""
-    return expect(no_progress(list(thoughts)), agent.no_progress(thoughts),
+    return expect(no_progress(list(thoughts)), guards.no_progress(thoughts),
                   f"with {name}")
 
 
@@ -86,7 +86,7 @@ def _same(same_signature: Any, a: list[ToolCall], b: list[ToolCall]) -> bool:
     """The learner's verdict must be the repeated-call guard's own verdict."""
     def show(calls: list[ToolCall]) -> str:
         return "[" + ", ".join(f"{c.id}:{c.signature()}" for c in calls) + "]"
-    return expect(same_signature(list(a), list(b)), agent.same_calls(a, b),
+    return expect(same_signature(list(a), list(b)), guards.same_calls(a, b),
                   f"with {show(a)} and {show(b)}")
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 from typing import Any
 
+from ..llm import SupportsChat
 from ..messages import ChatMessage
 from ..storage.base import SummaryState
 from ..tokens import count_message_tokens
@@ -38,15 +39,28 @@ def check_summary_tokens(max_summary_tokens: int) -> None:
     check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts")
 
 
+def plain_summarizer(llm: SupportsChat, max_summary_tokens: int) -> Summarizer:
+    """Notebook 04's summarizer with the memory's summary budget."""
+    check_summary_tokens(max_summary_tokens)
+    return Summarizer(llm, max_summary_tokens)
+
+
 class CompressedMemory(BaseChatMemory):
     """A summary of the old messages + the newer ones verbatim; no trigger of its own.
 
     `summarizer` is a `Summarizer` or a subclass (the structured one of notebook 07).
     """
 
-    def __init__(self, summarizer: Summarizer) -> None:
+    def __init__(self, summarizer: Summarizer, *,
+                 threshold_tokens: int | None = None) -> None:
+        if threshold_tokens is not None:
+            check_size("threshold_tokens", threshold_tokens, 100,
+                       "a question and its answer take about that")
         super().__init__()
         self.summarizer = summarizer
+        # A second trigger, off by default: compress once the messages held reach
+        # this many tokens, for conversations whose messages are long.
+        self.threshold_tokens = threshold_tokens
         # Called with the new state after each compression: a session saves it there.
         self.on_apply: Callable[[SummaryState], None] | None = None
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
@@ -61,9 +75,20 @@ class CompressedMemory(BaseChatMemory):
         """The one place the summary is written."""
         self._summary = summary_message(text) if text else None
 
+    def _held_past(self, limit: int) -> bool:
+        """Whether `limit` messages, or `threshold_tokens` tokens, are held."""
+        return len(self._messages) >= limit or (
+            self.threshold_tokens is not None
+            and self._tokens >= self.threshold_tokens)
+
     # -- compressing: the `count` oldest messages give way to a summary of them
     def _compress_oldest(self, count: int) -> None:
-        """Summarize the `count` oldest messages, then swap them for the summary."""
+        """Summarize the `count` oldest messages, then swap them for the summary.
+
+        0 does nothing: one long turn, say, with nothing old enough to compress.
+        """
+        if not count:
+            return
         span = list(islice(self._messages, count))
         summary = self.summarizer.summarize(self.summary, span)  # falls back, no raise
         self._replace_oldest(count, summary)  # only now: an interruption loses nothing

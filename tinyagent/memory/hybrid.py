@@ -22,9 +22,7 @@ from __future__ import annotations
 from ..llm import SupportsChat
 from .base import check_size
 from .budget import DEFAULT_SUMMARY_TOKENS
-from .compressed import CompressedMemory, check_summary_tokens, compression_cut
-from .summarizer import Summarizer
-from .summary import check_threshold_tokens
+from .compressed import CompressedMemory, compression_cut, plain_summarizer
 
 
 class HybridChatMemory(CompressedMemory):
@@ -43,19 +41,15 @@ class HybridChatMemory(CompressedMemory):
                              f"summary_threshold={summary_threshold}, recent_size="
                              f"{recent_size}): otherwise every add would call the "
                              "summarizer")
-        check_threshold_tokens(threshold_tokens)
-        check_summary_tokens(max_summary_tokens)
-        super().__init__(Summarizer(llm, max_summary_tokens))
+        super().__init__(plain_summarizer(llm, max_summary_tokens),
+                         threshold_tokens=threshold_tokens)
         self.recent_size, self.summary_threshold = recent_size, summary_threshold
-        self.threshold_tokens = threshold_tokens
 
     def _trim(self) -> None:
-        # The window overflowed by a batch: merge all but the newest `recent_size`
-        # messages (whole turns) into the summary, the previous summary with them.
-        if len(self._messages) >= self.summary_threshold or (
-                self.threshold_tokens is not None
-                and self._tokens >= self.threshold_tokens):
+        # The window overflowed by a batch: merge everything but the newest
+        # `recent_size` messages (whole turns) into the summary, the previous summary
+        # going in with them. Until then the window just grows.
+        if self._held_past(self.summary_threshold):
             overflow = compression_cut(self._turn_sizes(), len(self._messages),
                                        self.recent_size)
-            if overflow:  # 0: one long turn, nothing has left the window yet
-                self._compress_oldest(overflow)
+            self._compress_oldest(overflow)

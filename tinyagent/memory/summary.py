@@ -23,17 +23,9 @@ from __future__ import annotations
 from ..llm import SupportsChat
 from .base import check_size
 from .budget import DEFAULT_SUMMARY_TOKENS
-from .compressed import CompressedMemory, check_summary_tokens, compression_cut
-from .summarizer import Summarizer
+from .compressed import CompressedMemory, compression_cut, plain_summarizer
 
-__all__ = ["SummaryChatMemory", "check_threshold_tokens", "compression_cut"]
-
-
-def check_threshold_tokens(threshold_tokens: int | None) -> None:
-    """The optional token trigger: off (None), or at least a question and answer."""
-    if threshold_tokens is not None:
-        check_size("threshold_tokens", threshold_tokens, 100,
-                   "a question and its answer take about that")
+__all__ = ["SummaryChatMemory", "compression_cut"]
 
 
 class SummaryChatMemory(CompressedMemory):
@@ -50,20 +42,14 @@ class SummaryChatMemory(CompressedMemory):
             raise ValueError(f"keep_recent must be < threshold (got keep_recent="
                              f"{keep_recent}, threshold={threshold}): otherwise "
                              "compression never fires")
-        check_threshold_tokens(threshold_tokens)
-        check_summary_tokens(max_summary_tokens)
-        super().__init__(Summarizer(llm, max_summary_tokens))
+        super().__init__(plain_summarizer(llm, max_summary_tokens),
+                         threshold_tokens=threshold_tokens)
         self.threshold, self.keep_recent = threshold, keep_recent
-        self.threshold_tokens = threshold_tokens
 
     def _trim(self) -> None:
         # ">=": the agent commits a turn when it ends, so memory holding `threshold`
         # messages means the next request would be past it (a memory that stored the
         # user message first would compress at threshold + 1: the same moment).
-        if len(self._messages) >= self.threshold or (
-                self.threshold_tokens is not None
-                and self._tokens >= self.threshold_tokens):
-            cut = compression_cut(self._turn_sizes(), len(self._messages),
-                                  self.keep_recent)
-            if cut:  # 0: one long turn, nothing is old enough to compress yet
-                self._compress_oldest(cut)
+        if self._held_past(self.threshold):
+            self._compress_oldest(compression_cut(
+                self._turn_sizes(), len(self._messages), self.keep_recent))
