@@ -11,7 +11,7 @@ that list. Left out: the trigger and the cut, which are each strategy's lesson.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -63,6 +63,9 @@ class CompressedMemory(BaseChatMemory):
         self.threshold_tokens = threshold_tokens
         # Called with the new state after each compression: a session saves it there.
         self.on_apply: Callable[[SummaryState], None] | None = None
+        # Which conversation this is (a session sets it): the production memories
+        # let one compression at a time run per conversation (notebook 07).
+        self.flight_key: Hashable | None = None
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
         self.clear()
 

@@ -107,7 +107,6 @@ class IncrementalSummaryMemory(CompressedMemory):
         check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
         check_summary_tokens(max_summary_tokens)
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
-        self.flight_key: Hashable | None = None  # a session: see InFlight
         self._lock = threading.RLock()  # add, messages, apply: one at a time
         self._generation = 0  # +1 on every change of the summary or a clear
         super().__init__(StructuredSummarizer(llm, max_summary_chars,

@@ -38,17 +38,23 @@ from ..messages import ChatMessage
 from ..storage import SessionInfo, Store, SummaryState, check_name
 
 
+def summarized(memory: ChatMemory) -> CompressedMemory | None:
+    """`memory` if it keeps a summary (and so a record to save), else None."""
+    return memory if isinstance(memory, CompressedMemory) else None
+
+
 def snapshot(memory: ChatMemory) -> SummaryState | None:
     """The summary record of `memory`; None for a memory without a summary."""
-    return memory.state if isinstance(memory, CompressedMemory) else None
+    summary = summarized(memory)
+    return summary.state if summary is not None else None
 
 
 def restore(memory: ChatMemory, store: Store, name: str) -> int:
     """Fill `memory` from the store, without a model call; the messages it reflects."""
-    if isinstance(memory, CompressedMemory):  # the newest snapshot + what follows
+    if (summary := summarized(memory)) is not None:  # newest snapshot + the rest
         state = store.summary(name) or SummaryState()
         after = store.messages(name, after=state.covered_up_to)
-        memory.restore(state, after)
+        summary.restore(state, after)
         return state.covered_up_to + len(after)
     memory.clear()  # a window or a plain list: replay the log, it trims itself
     log = store.messages(name)
@@ -68,16 +74,17 @@ class Session:
         state = snapshot(memory)
         self._saved_version = state.version if state else 0
         self.conflicts = 0  # summaries dropped because another writer saved first
-        if isinstance(memory, CompressedMemory):
-            memory.on_apply = self._save_summary  # background results are saved too
-            memory.flight_key = (store.key, name)  # one compressor a session
+        self._summary = summarized(memory)
+        if self._summary is not None:
+            self._summary.on_apply = self._save_summary  # from pool threads too
+            self._summary.flight_key = (store.key, name)  # one compressor a session
 
     # -- the ChatMemory contract
     def add(self, message: ChatMessage) -> None:
         number = self.store.append(self.name, [message])  # write-ahead
         # Someone else's summary is newer than ours: reload now rather than waste a
         # model call on a summary the store would refuse.
-        newer = isinstance(self.memory, CompressedMemory) and (
+        newer = self._summary is not None and (
             self.store.summary(self.name) or SummaryState()
         ).version != self._saved_version
         with self._lock:
@@ -87,8 +94,8 @@ class Session:
             self._reload()
         else:
             self.memory.add(message)  # may compress: the message is safe already
-        if self.conflicts != conflicts and isinstance(self.memory, CompressedMemory):
-            self.memory.compress_if_due()  # our summary lost: plan again from theirs
+        if self.conflicts != conflicts and self._summary is not None:
+            self._summary.compress_if_due()  # our summary lost: plan again from theirs
 
     def messages(self) -> list[ChatMessage]:
         return self.memory.messages()
@@ -109,8 +116,8 @@ class Session:
             self._seen = restore(self.memory, self.store, self.name)
             state = snapshot(self.memory)
             self._saved_version = state.version if state else 0
-        if isinstance(self.memory, CompressedMemory):
-            self.memory.compress_if_due()
+        if self._summary is not None:
+            self._summary.compress_if_due()
 
     def _save_summary(self, state: SummaryState) -> None:
         with self._lock:
@@ -191,8 +198,8 @@ class SessionManager:
         while True:
             memory, log = self.memory_factory(), self.store.messages(name)
             old = self.store.summary(name) or SummaryState()
-            if isinstance(memory, CompressedMemory):
-                memory.rebuild(log, old)
+            if (summary := summarized(memory)) is not None:
+                summary.rebuild(log, old)
             else:
                 for message in log:
                     memory.add(message)
