@@ -150,9 +150,9 @@ class ReActAgent:
             step = Step(response.content, list(response.tool_calls[:limit]))
             extra = len(response.tool_calls) - len(step.tool_calls)
             trace.steps.append(step)
-            repeats = repeats + 1 if previous_calls is not None and same_calls(
-                previous_calls, step.tool_calls) else 0
-            previous_calls = step.tool_calls
+            repeated = previous_calls is not None and same_calls(previous_calls,
+                                                                 step.tool_calls)
+            repeats, previous_calls = repeats + 1 if repeated else 0, step.tool_calls
             if repeats >= 2:  # warned once already: stop the turn
                 return self._stop(trace, "repeated_call", messages, turn_start, tokens)
             # Only the calls run are sent back, so every call has its one result.
