@@ -97,6 +97,7 @@ class CompressedMemory(BaseChatMemory):
         self._replace_oldest(count, summary)  # only now: an interruption loses nothing
 
     def _replace_oldest(self, count: int, summary: str) -> None:
+        """Swap the `count` oldest messages for `summary`, and count the change."""
         span = self._pop_oldest(count)
         self.summarized_tokens += sum(count_message_tokens(m) for m in span)
         self._set_summary(summary)
