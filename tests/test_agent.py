@@ -8,6 +8,7 @@ from tinyagent.agent import ReActAgent, TurnNotSavedError
 from tinyagent.llm import ChatResponse, LlmClient, LlmError
 from tinyagent.memory import InMemoryChatMemory
 from tinyagent.messages import Role, ToolCall
+from tinyagent.tokens import count_messages_tokens
 from tinyagent.tools import bitmall_tools
 
 ORDERS = {"88231": 1999, "90417": 399, "55107": 699, "73820": 1599, "61554": 2499}
@@ -294,3 +295,35 @@ def test_an_answer_that_cannot_be_saved_is_still_returned():
     assert "88231" in info.value.answer and info.value.answer == a.last_trace.answer
     assert "readonly database" in str(info.value)
     assert type(info.value.__cause__).__name__ == "OperationalError"
+
+
+def test_the_agent_stops_when_no_progress_says_so_and_not_before():
+    """Drifting thoughts (different calls each step) run on; thoughts pairwise at
+    0.7 or more stop the turn at the third step."""
+    drift = ["abcdefghij", "bcdefghijk", "cdefghijkl"]  # ends only 0.67 alike
+    edge = ["abcdefgxy", "abcdefgz", "abcdefgxy"]  # pairs 0.7, 1.0, 0.7
+    def steps(thoughts):
+        return [ChatResponse(t, [ToolCall(f"c{i}", "queryOrder",
+                                          {"order_id": f"8823{i}"})])
+                for i, t in enumerate(thoughts)]
+    drifting = ReActAgent(ScriptedLlm(*steps(drift), ChatResponse("Done.")),
+                          bitmall_tools(), verbose=False)
+    assert drifting.run("orders?") == "Done."
+    stuck = ReActAgent(ScriptedLlm(*steps(edge)), bitmall_tools(), verbose=False)
+    stuck.run("orders?")
+    assert stuck.last_trace.stop_reason == "no_progress"
+
+
+def test_a_request_of_exactly_max_tokens_is_sent():
+    """The token budget is inclusive: a request of max_tokens tokens is sent, one
+    token more is not."""
+    probe = ReActAgent(ScriptedLlm(), bitmall_tools(), verbose=False)
+    size = (count_messages_tokens(probe.build_messages("hello"))
+            + probe.tools.schema_tokens())
+    fits = ReActAgent(ScriptedLlm(ChatResponse("Hi!")), bitmall_tools(),
+                      max_tokens=size, verbose=False)
+    assert fits.run("hello") == "Hi!"
+    over = ReActAgent(ScriptedLlm(), bitmall_tools(), max_tokens=size - 1,
+                      verbose=False)
+    over.run("hello")
+    assert over.last_trace.stop_reason == "token_budget"

@@ -43,11 +43,3 @@ def test_messages_total_adds_reply_priming():
     msgs = [ChatMessage.system("s"), ChatMessage.user("u")]
     assert tokens.count_messages_tokens(msgs) == sum(
         tokens.count_message_tokens(m) for m in msgs) + tokens.TOKENS_PER_REPLY
-
-
-def test_budget_rejects_nonpositive_and_checks_fit():
-    """TokenBudget needs max_tokens >= 1 and says whether a count fits."""
-    with pytest.raises(ValueError, match="max_tokens must be >= 1, got 0"):
-        tokens.TokenBudget(0)
-    budget = tokens.TokenBudget(100)
-    assert budget.fits(100) and not budget.fits(101) and budget.remaining(40) == 60

@@ -3,11 +3,11 @@
 Introduced in notebook 00 (the loop and its guards) and notebook 01 (why it forgets).
 The agent itself is stateless: `run()` rebuilds the messages array every turn. Memory
 is injected from outside (notebook 02), so strategies are swappable and the agent does
-not change. Four guards stop a turn that goes wrong: max steps, repeated call, token
-budget and no progress (the TinyAgent design). Two more keep a misbehaving model in
-bounds: an empty reply is never taken as the answer, and one step runs at most
-`max_tool_calls_per_step` tools. Left out: streaming, parallel tool execution and
-human approval of tool calls.
+not change. Four guards stop a turn that goes wrong: max steps, repeated call
+(`same_calls`), token budget and no progress (`no_progress`). Two more keep a
+misbehaving model in bounds: an empty reply is never taken as the answer, and one
+step runs at most `max_tool_calls_per_step` tools. Left out: streaming, parallel
+tool execution and human approval of tool calls.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from .guards import APOLOGIES, no_progress, same_calls
 from .llm import SupportsChat
 from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, ToolCall, clip
-from .tokens import TokenBudget, count_messages_tokens
+from .tokens import count_messages_tokens
 from .tools.registry import ToolRegistry
 
 SYSTEM_PROMPT = (
@@ -35,24 +36,6 @@ TOO_MANY_CALLS = ("{count} more tool calls were not run: at most {limit} a step.
                   "for them in the next step if they are still needed.")
 CUT_NOTE = ("[cut off: the reply reached its length limit]",
             "［回复达到长度上限，已截断］")
-NO_PROGRESS_JACCARD = 0.7  # thoughts this alike (character sets) count as one thought
-
-APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can stop
-    "max_steps": ("Sorry, I could not finish this within {steps}. Could you ask in a "
-                  "simpler way?",
-                  "抱歉，我在 {max_steps} 步内没能完成，请换个简单点的问法。"),
-    "repeated_call": ("Sorry, I kept repeating the same lookup without getting "
-                      "further. Please rephrase, or ask for a human agent.",
-                      "抱歉，我一直在重复同一个查询，请换个说法或转人工客服。"),
-    "token_budget": ("Sorry, this conversation is too long for me now ({tokens} "
-                     "tokens, budget {max_tokens}). Please start a new one.",
-                     "抱歉，对话太长了（{tokens} 个 token，预算 {max_tokens}），"
-                     "请开启新的对话。"),
-    "no_progress": ("Sorry, I am going round in circles. Could you give me more "
-                    "details?", "抱歉，我在原地打转，能再提供一些细节吗？"),
-    "empty_reply": ("Sorry, the model sent an empty reply. Please ask again.",
-                    "抱歉，模型这次的回复是空的，请再问一次。"),
-}
 
 
 class TurnNotSavedError(RuntimeError):
@@ -88,12 +71,6 @@ class RunTrace:
     messages: list[ChatMessage] = field(default_factory=list)  # the final array
 
 
-def jaccard(a: str, b: str) -> float:
-    """Similarity of two texts as sets of characters (coarse, and cheap)."""
-    sa, sb = set(a), set(b)
-    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
-
-
 def is_chinese(text: str) -> bool:
     return re.search(r"[\u4e00-\u9fff]", text) is not None
 
@@ -111,12 +88,11 @@ class ReActAgent:
         check_size("max_tool_calls_per_step", max_tool_calls_per_step, 1,
                    "one tool call")
         self.llm, self.tools, self.memory = llm, tools, memory
-        self.max_steps, self.verbose = max_steps, verbose
+        self.max_steps, self.max_tokens, self.verbose = max_steps, max_tokens, verbose
         # A model may ask for 2,000 refunds in one reply; the rest are refused.
         self.max_tool_calls_per_step = max_tool_calls_per_step
-        self.budget = TokenBudget(max_tokens)
         self.system_prompt = system_prompt
-        # Off by default, as in TinyAgent: remembering tool calls costs many tokens.
+        # Off by default: remembering tool calls costs many tokens (notebook 02).
         self.remember_tool_calls = remember_tool_calls
         self.last_trace: RunTrace | None = None
         self._system: ChatMessage | None = None  # last system message, tokens cached
@@ -133,9 +109,10 @@ class ReActAgent:
             system += "\n\n" + MEMORY_HINT
         while history and history[0].role is Role.SYSTEM:
             system += "\n\n" + history.pop(0).content
+        # Kept while the text is unchanged: its token count is cached on the message.
         if self._system is None or self._system.content != system:
-            self._system = ChatMessage.system(system)  # new text: counted once, then
-        return [self._system, *history, ChatMessage.user(text)]  # read from its cache
+            self._system = ChatMessage.system(system)
+        return [self._system, *history, ChatMessage.user(text)]
 
     def run(self, text: str) -> str:
         """Answer one user message; the trace is in `self.last_trace` afterwards."""
@@ -150,11 +127,14 @@ class ReActAgent:
         trace = RunTrace(question=text, messages=messages)
         turn_start = len(messages) - 1  # the new user message: what memory will get
         schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
-        previous_signature, repeats = None, 0
+        previous_calls: list[ToolCall] | None = None
+        repeats = 0
         self._say(f"User: {text}")
         for number in range(1, self.max_steps + 1):
             tokens = count_messages_tokens(messages) + tools_tokens
-            if not self.budget.fits(tokens):  # checked before every model call
+            # Checked before every model call: a request past the budget would be
+            # expensive, or rejected for exceeding the provider's context window.
+            if tokens > self.max_tokens:
                 return self._stop(trace, "token_budget", messages, turn_start, tokens)
             response = self.llm.chat(messages, tools=schemas)
             trace.prompt_tokens.append(response.usage.prompt_tokens or tokens)
@@ -170,9 +150,9 @@ class ReActAgent:
             step = Step(response.content, list(response.tool_calls[:limit]))
             extra = len(response.tool_calls) - len(step.tool_calls)
             trace.steps.append(step)
-            signature = sorted(call.signature() for call in step.tool_calls)
-            repeats = repeats + 1 if signature == previous_signature else 0
-            previous_signature = signature
+            repeated = previous_calls is not None and same_calls(previous_calls,
+                                                                 step.tool_calls)
+            repeats, previous_calls = repeats + 1 if repeated else 0, step.tool_calls
             if repeats >= 2:  # warned once already: stop the turn
                 return self._stop(trace, "repeated_call", messages, turn_start, tokens)
             # Only the calls run are sent back, so every call has its one result.
@@ -188,41 +168,44 @@ class ReActAgent:
                 step.results.append(result)
                 messages.append(ChatMessage.tool(call.id, result))
             self._say_step(number, step)
-            thoughts = [s.thought.strip() for s in trace.steps
-                        if s.thought.strip()][-3:]
-            if len(thoughts) == 3 and all(
-                    jaccard(a, b) >= NO_PROGRESS_JACCARD
-                    for i, a in enumerate(thoughts) for b in thoughts[i + 1:]):
+            if no_progress([s.thought for s in trace.steps]):
                 return self._stop(trace, "no_progress", messages, turn_start, tokens)
         return self._stop(trace, "max_steps", messages, turn_start, 0)
 
     def _stop(self, trace: RunTrace, reason: str, messages: list[ChatMessage],
               turn_start: int, tokens: int) -> str:
-        """End the turn: set the answer, then commit the turn to memory in one go."""
+        """End the turn: the answer (or an apology), then memory, then the log."""
         trace.stop_reason = reason
         if reason in APOLOGIES:
-            english, chinese = APOLOGIES[reason]
-            template = chinese if is_chinese(trace.question) else english
-            steps = f"{self.max_steps} step" + "s" * (self.max_steps != 1)
-            trace.answer = template.format(steps=steps, max_steps=self.max_steps,
-                                           tokens=tokens,
-                                           max_tokens=self.budget.max_tokens)
-        answer = ChatMessage.assistant(trace.answer)
+            trace.answer = self._apology(reason, trace.question, tokens)
         self.last_trace = trace  # set first: the answer is known even if saving fails
-        if self.memory is not None:
-            # Only now does memory change: a turn that raised earlier left it as it was.
-            turn = messages[turn_start:] if self.remember_tool_calls else messages[
-                turn_start:turn_start + 1]
-            try:
-                for message in [*turn, answer]:
-                    self.memory.add(message)
-            except Exception as exc:  # a database, say: read-only, locked, full
-                raise TurnNotSavedError(trace.answer, exc) from exc
+        self._remember(messages[turn_start:], trace.answer)
         calls = len(trace.prompt_tokens)
         self._say(f"  stop: {reason} after {calls} model call{'s' * (calls != 1)}"
                   f"; prompt tokens {trace.prompt_tokens}")
         self._say(f"Agent: {trace.answer}")
         return trace.answer
+
+    def _apology(self, reason: str, question: str, tokens: int) -> str:
+        """The polite answer for a turn a guard stopped, in the question's language."""
+        english, chinese = APOLOGIES[reason]
+        template = chinese if is_chinese(question) else english
+        steps = f"{self.max_steps} step" + "s" * (self.max_steps != 1)
+        return template.format(steps=steps, max_steps=self.max_steps, tokens=tokens,
+                               max_tokens=self.max_tokens)
+
+    def _remember(self, turn: list[ChatMessage], answer: str) -> None:
+        """Commit the turn to memory in one go: the user message (and, if
+        remember_tool_calls, the steps), then the answer."""
+        if self.memory is None:
+            return
+        # Only now does memory change: a turn that raised earlier left it as it was.
+        kept = turn if self.remember_tool_calls else turn[:1]
+        try:
+            for message in [*kept, ChatMessage.assistant(answer)]:
+                self.memory.add(message)
+        except Exception as exc:  # a database, say: read-only, locked, full
+            raise TurnNotSavedError(answer, exc) from exc
 
     def _say(self, line: str) -> None:
         if self.verbose:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -72,24 +71,3 @@ def count_tools_tokens(tools: list[dict[str, Any]] | None) -> int:
     if not tools:
         return 0
     return count_tokens(json.dumps(tools, ensure_ascii=False, sort_keys=True))
-
-
-@dataclass
-class TokenBudget:
-    """How many prompt tokens one agent turn may spend on a single model call.
-
-    The agent asks `fits(n)` before every call: a request past the budget would be
-    expensive, or rejected by the provider for exceeding its context window.
-    """
-
-    max_tokens: int
-
-    def __post_init__(self) -> None:
-        if self.max_tokens < 1:
-            raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
-
-    def fits(self, prompt_tokens: int) -> bool:
-        return prompt_tokens <= self.max_tokens
-
-    def remaining(self, prompt_tokens: int) -> int:
-        return self.max_tokens - prompt_tokens

@@ -1,8 +1,8 @@
 """The memory contract, and the one idea every strategy shares: turns.
 
 Introduced in notebook 02. `ChatMemory` is a Protocol with three methods, so the agent
-depends on the contract, not on a strategy, and strategies are swappable (the
-TinyAgent design). `BaseChatMemory` owns the message list; each strategy in this
+depends on the contract, not on a strategy, and strategies are swappable.
+`BaseChatMemory` owns the message list; each strategy in this
 package overrides one method, so the difference between strategies *is* the lesson.
 
 A *turn* is a user message and everything up to the next user message (tool calls,
@@ -88,8 +88,8 @@ class BaseChatMemory:
 
     def __init__(self) -> None:
         # A deque: strategies drop from the left, and popleft is O(1) where a list's
-        # del lst[0] moves every other element (SPEC §6: a turn costs the same at 10
-        # and at 10,000 messages).
+        # del lst[0] moves every other element: a turn costs the same at 10 and at
+        # 10,000 messages.
         self._messages: deque[ChatMessage] = deque()
         self._tokens = 0  # running total of the tokens in self._messages
         self.dropped = 0  # messages forgotten by _pop_oldest_turn: a window's price

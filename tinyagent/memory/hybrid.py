@@ -8,12 +8,13 @@ messages, never the whole history again, so a compression costs the same at turn
 and at turn 600. `summary_threshold` batches the overflow: the summarizer runs when
 `summary_threshold` messages are held verbatim, not on every add.
 
-In code this is SummaryChatMemory seen from the window's side: same compression,
-same summarizer and guards, named and checked as the TinyAgent design names them
-(recent_size >= 2, summary_threshold > recent_size). The BitMall agent uses 6/12;
-the six-turn demo uses 6/10. `threshold_tokens` and `max_summary_tokens` are
-SummaryChatMemory's: a token trigger, and the summary's budget. Left out: batching
-by turns, async refresh and persistence (notebook 07).
+The rules: recent_size >= 2 (a question and its answer), summary_threshold >
+recent_size (otherwise every add would call the summarizer). The BitMall agent uses
+6/12; the six-turn demo uses 6/10. `threshold_tokens` is a second trigger on the
+tokens held, and `max_summary_tokens` the summary's budget, as in summary.py; the
+summarizer and its guards are summarizer.py's, holding the summary is
+compressed.py's. Left out: batching by turns, async refresh and persistence
+(notebook 07).
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from __future__ import annotations
 from ..llm import SupportsChat
 from .base import check_size
 from .budget import DEFAULT_SUMMARY_TOKENS
-from .summary import SummaryChatMemory
+from .compressed import CompressedMemory, compression_cut, plain_summarizer
 
 
-class HybridChatMemory(SummaryChatMemory):
+class HybridChatMemory(CompressedMemory):
     """The newest `recent_size` messages verbatim + a summary of everything older."""
 
     _repr_fields = ("recent_size", "summary_threshold", "compression_count")
@@ -33,27 +34,22 @@ class HybridChatMemory(SummaryChatMemory):
                  summary_threshold: int = 12, *,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
                  threshold_tokens: int | None = None) -> None:
-        super().__init__(llm, threshold=summary_threshold, keep_recent=recent_size,
-                         max_summary_tokens=max_summary_tokens,
-                         threshold_tokens=threshold_tokens)
-
-    @staticmethod
-    def _check(threshold: int, keep_recent: int) -> None:
-        """TinyAgent's rules for the hybrid, in its names: recent_size >= 2 and
-        summary_threshold > recent_size."""
-        check_size("recent_size", keep_recent, 2, "the last question and its answer")
-        check_size("summary_threshold", threshold, 3, "more than recent_size")
-        if threshold <= keep_recent:
+        check_size("recent_size", recent_size, 2, "the last question and its answer")
+        check_size("summary_threshold", summary_threshold, 3, "more than recent_size")
+        if summary_threshold <= recent_size:
             raise ValueError(f"summary_threshold must be > recent_size (got "
-                             f"summary_threshold={threshold}, recent_size="
-                             f"{keep_recent}): otherwise every add would call the "
+                             f"summary_threshold={summary_threshold}, recent_size="
+                             f"{recent_size}): otherwise every add would call the "
                              "summarizer")
+        super().__init__(plain_summarizer(llm, max_summary_tokens),
+                         threshold_tokens=threshold_tokens)
+        self.recent_size, self.summary_threshold = recent_size, summary_threshold
 
-    # The same two sizes as SummaryChatMemory's, under the names the design uses.
-    @property
-    def recent_size(self) -> int:
-        return self.keep_recent
-
-    @property
-    def summary_threshold(self) -> int:
-        return self.threshold
+    def _trim(self) -> None:
+        # The window overflowed by a batch: merge everything but the newest
+        # `recent_size` messages (whole turns) into the summary, the previous summary
+        # going in with them. Until then the window just grows.
+        if self._held_past(self.summary_threshold):
+            overflow = compression_cut(self._turn_sizes(), len(self._messages),
+                                       self.recent_size)
+            self._compress_oldest(overflow)

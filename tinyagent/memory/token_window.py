@@ -11,7 +11,7 @@ kept alone rather than cut in half, so `tokens` can exceed `max_tokens` until th
 next turn starts.
 
 Left out: the system prompt and tool schemas, which the agent's own budget counts
-(tokens.TokenBudget), and remembering what fell out (summary.py, hybrid.py).
+(ReActAgent's max_tokens), and remembering what fell out (summary.py, hybrid.py).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Introduced in notebook 03. The first bound on memory: the prompt stops growing, at
 the price of forgetting (with a window of 4 messages, turn 4 no longer sees turn 1).
-It counts messages, as the TinyAgent design does; `from_rounds(3)` says the same in
-the Nexus way (one round = one user + one assistant message, so 6 messages).
+It counts messages; `from_rounds(3)` says the same in rounds, the way people count
+exchanges (one round = one user + one assistant message, so 6 messages).
 
 It cuts only between turns (see base.py): cutting inside a turn could keep a tool
 result whose call is gone, which providers reject. What that means in practice:

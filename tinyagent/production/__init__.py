@@ -13,7 +13,6 @@ from .incremental import (
     IncrementalSummaryMemory,
     SummaryState,
     plan_batch,
-    restore_summary,
 )
 from .sessions import Session, SessionManager, snapshot
 from .sqlite_store import SessionInfo, SqliteStore
@@ -28,5 +27,5 @@ from .structured import (
 __all__ = ["SECTIONS", "BackgroundSummaryMemory", "Batch", "IncrementalSummaryMemory",
            "Session", "SessionInfo", "SessionManager", "SqliteStore",
            "StructuredSummarizer", "StructuredSummary", "SummaryState", "cap_items",
-           "fallback_document", "plan_batch", "restore_summary", "shared_executor",
+           "fallback_document", "plan_batch", "shared_executor",
            "snapshot"]

@@ -1,13 +1,13 @@
 """Compression in the background: the turn ends now, the summary is ready later.
 
-Introduced in notebook 07 (Nexus Agent refreshes its summary after each turn on a
-small pool, one refresh in flight per conversation). With a real model a summary
-takes seconds, and the customer should not wait for it. This memory is the
-incremental one with one method overridden: `_trim` hands the slow step to a pool
-instead of running it. Until the result is applied, the next turn uses whatever is
-ready: the old summary and the turns still held verbatim. The result is applied
-atomically under the memory's lock (incremental.py), and dropped if the memory was
-cleared or restored meanwhile.
+Introduced in notebook 07: the summary is refreshed after each turn on a small pool,
+one refresh in flight per conversation. With a real model a summary takes seconds,
+and the customer should not wait for it. This memory is the incremental one with
+one method overridden: `_trim` hands the slow step to a pool instead of running it.
+Until the result is applied, the next turn uses whatever is ready: the old summary
+and the turns still held verbatim. The result is applied atomically under the
+memory's lock (incremental.py), and dropped if the memory was cleared or restored
+meanwhile.
 
 At most one compression is in flight per memory, and per session in a process
 (incremental.InFlight): a turn that ends while one runs starts nothing; when the
@@ -108,8 +108,10 @@ class BackgroundSummaryMemory(IncrementalSummaryMemory):
             with self._lock:
                 applied = self.apply(batch, text)  # saving it may raise too
         except BaseException:
-            self._free()  # free the slot but plan nothing: replanning the same batch
-            raise  # now would fail the same way. The next add() tries again.
+            # Free the slot but plan nothing: replanning the same batch now would
+            # fail the same way. The next add() tries again.
+            self._free()
+            raise
         with self._lock:
             self._free()
             self._trim()  # pick up the turns that ended meanwhile

@@ -1,6 +1,6 @@
 """Incremental compression with bookkeeping: batches of whole turns, and a record.
 
-Introduced in notebook 07 (the Nexus Agent design). The newest
+Introduced in notebook 07. The newest
 `keep_recent_turns` turns stay verbatim; older turns are compressed oldest first, at
 most `batch_turns` of them per model call, and only complete ones (a turn waiting
 for its answer stays), into the structured summary of structured.py. The summary
@@ -19,18 +19,16 @@ rather than turns, and summarizing tool calls differently from answers.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
 from ..llm import SupportsChat
-from ..memory.base import BaseChatMemory, check_size, split_turns
+from ..memory.base import check_size, split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from ..memory.summarizer import summary_message
-from ..memory.summary import SummaryChatMemory
+from ..memory.compressed import CompressedMemory, check_summary_tokens
 from ..messages import ChatMessage, Role
 from ..storage.base import SummaryState
-from ..tokens import count_message_tokens
 from .structured import MAX_RENDER_CHARS, StructuredSummarizer
 
 
@@ -95,21 +93,7 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
     return sum(len(turn) for turn in due)
 
 
-def restore_summary(memory: SummaryChatMemory, state: SummaryState,
-                    messages: Sequence[ChatMessage]) -> None:
-    """Put a snapshot and the messages after it back into any summary memory.
-
-    No model call and no compression: the next add() compresses if one is due.
-    """
-    memory.clear()
-    memory._summary_text = state.text
-    memory._summary = summary_message(state.text) if state.text else None
-    memory.compression_count = state.compression_count
-    memory._messages.extend(messages)
-    memory._tokens = sum(count_message_tokens(m) for m in messages)
-
-
-class IncrementalSummaryMemory(SummaryChatMemory):
+class IncrementalSummaryMemory(CompressedMemory):
     """The newest `keep_recent_turns` turns verbatim + a structured summary."""
 
     _repr_fields = ("keep_recent_turns", "batch_turns", "compression_count")
@@ -121,26 +105,17 @@ class IncrementalSummaryMemory(SummaryChatMemory):
         check_size("keep_recent_turns", keep_recent_turns, 1, "the last question and "
                    "its answer stay verbatim")
         check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
-        BaseChatMemory.__init__(self)  # SummaryChatMemory's checks count messages
+        check_summary_tokens(max_summary_tokens)
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
-        self.summarizer = StructuredSummarizer(llm, max_summary_chars,
-                                               max_tokens=max_summary_tokens)
-        self.on_apply: Callable[[SummaryState], None] | None = None  # e.g. save it
-        self.flight_key: Hashable | None = None  # a session: see InFlight
         self._lock = threading.RLock()  # add, messages, apply: one at a time
         self._generation = 0  # +1 on every change of the summary or a clear
-        self._start_over()
-
-    def _start_over(self) -> None:
-        super()._start_over()
-        self.covered_up_to = self.version = 0
-        self._generation += 1  # a compression planned before this is now stale
+        super().__init__(StructuredSummarizer(llm, max_summary_chars,
+                                              max_tokens=max_summary_tokens))
 
     @property
     def state(self) -> SummaryState:
         with self._lock:
-            return SummaryState(self._summary_text, self.covered_up_to,
-                                self.compression_count, self.version)
+            return super().state
 
     # -- the contract, under the lock: a reader never sees half an apply
     def add(self, message: ChatMessage) -> None:
@@ -154,12 +129,10 @@ class IncrementalSummaryMemory(SummaryChatMemory):
     def clear(self) -> None:
         with self._lock:
             super().clear()
+            self._generation += 1  # a compression planned before this is now stale
 
     # -- compression in three steps
     def _trim(self) -> None:
-        self._compress()
-
-    def _compress(self) -> None:
         if not IN_FLIGHT.claim(self.flight_key):
             return  # another handle compresses this session: keep the turns for now
         try:
@@ -170,7 +143,6 @@ class IncrementalSummaryMemory(SummaryChatMemory):
             IN_FLIGHT.release(self.flight_key)
 
     def compress_if_due(self) -> None:
-        """Plan again now (after a reload, say), as the end of add() does."""
         with self._lock:
             self._trim()
 
@@ -180,7 +152,7 @@ class IncrementalSummaryMemory(SummaryChatMemory):
             size = plan_batch(self._messages, self.keep_recent_turns, self.batch_turns)
             if not size:
                 return None
-            return Batch(self._summary_text, tuple(islice(self._messages, size)),
+            return Batch(self.summary, tuple(islice(self._messages, size)),
                          self._generation)
 
     def summarize(self, batch: Batch) -> str:
@@ -192,14 +164,8 @@ class IncrementalSummaryMemory(SummaryChatMemory):
         with self._lock:
             if batch.generation != self._generation:
                 return False  # cleared, restored or compressed meanwhile
-            self._pop_oldest(len(batch.messages))
-            self._summary_text, self._summary = text, summary_message(text)
-            self.covered_up_to += len(batch.messages)
-            self.compression_count += 1
-            self.version += 1
             self._generation += 1
-            if self.on_apply is not None:
-                self.on_apply(self.state)
+            self._replace_oldest(len(batch.messages), text)  # then saved: on_apply
         return True
 
     def compress_all(self) -> int:
@@ -210,7 +176,11 @@ class IncrementalSummaryMemory(SummaryChatMemory):
         return count
 
     def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
-        """Load a snapshot and the messages after it (see `restore_summary`)."""
         with self._lock:
-            restore_summary(self, state, messages)
-            self.covered_up_to, self.version = state.covered_up_to, state.version
+            super().restore(state, messages)
+
+    def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
+        """Compress the whole log again in batches of whole turns, oldest first; the
+        version continues from `previous`, the count starts over."""
+        self.restore(SummaryState(version=previous.version), log)
+        self.compress_all()

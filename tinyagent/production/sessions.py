@@ -33,36 +33,28 @@ from collections.abc import Callable
 from typing import Any
 
 from ..memory.base import ChatMemory
-from ..memory.summary import SummaryChatMemory
+from ..memory.compressed import CompressedMemory
 from ..messages import ChatMessage
 from ..storage import SessionInfo, Store, SummaryState, check_name
-from .incremental import IncrementalSummaryMemory, restore_summary
 
 
-def snapshot(memory: ChatMemory, total: int) -> SummaryState | None:
-    """The summary record of `memory`, which has seen `total` messages; None if none.
+def summarized(memory: ChatMemory) -> CompressedMemory | None:
+    """`memory` if it keeps a summary (and so a record to save), else None."""
+    return memory if isinstance(memory, CompressedMemory) else None
 
-    Plain summary memories (notebooks 04-05) keep no record: it is worked out here,
-    and their compression count serves as the version.
-    """
-    if isinstance(memory, IncrementalSummaryMemory):
-        return memory.state
-    if isinstance(memory, SummaryChatMemory):
-        verbatim = len(memory) - (memory.summary is not None)
-        return SummaryState(memory.summary, total - verbatim,
-                            memory.compression_count, memory.compression_count)
-    return None
+
+def snapshot(memory: ChatMemory) -> SummaryState | None:
+    """The summary record of `memory`; None for a memory without a summary."""
+    summary = summarized(memory)
+    return summary.state if summary is not None else None
 
 
 def restore(memory: ChatMemory, store: Store, name: str) -> int:
     """Fill `memory` from the store, without a model call; the messages it reflects."""
-    if isinstance(memory, SummaryChatMemory):
+    if (summary := summarized(memory)) is not None:  # newest snapshot + the rest
         state = store.summary(name) or SummaryState()
         after = store.messages(name, after=state.covered_up_to)
-        if isinstance(memory, IncrementalSummaryMemory):
-            memory.restore(state, after)
-        else:
-            restore_summary(memory, state, after)
+        summary.restore(state, after)
         return state.covered_up_to + len(after)
     memory.clear()  # a window or a plain list: replay the log, it trims itself
     log = store.messages(name)
@@ -79,19 +71,20 @@ class Session:
         self.name, self.memory, self.store = name, memory, store
         self._lock = threading.RLock()  # summary saves come from pool threads too
         self._seen = store.count(name) if seen is None else seen  # in the memory
-        state = snapshot(memory, self._seen)
+        state = snapshot(memory)
         self._saved_version = state.version if state else 0
         self.conflicts = 0  # summaries dropped because another writer saved first
-        if isinstance(memory, IncrementalSummaryMemory):
-            memory.on_apply = self._save_summary  # background results are saved too
-            memory.flight_key = (store.key, name)  # one compressor a session
+        self._summary = summarized(memory)
+        if self._summary is not None:
+            self._summary.on_apply = self._save_summary  # from pool threads too
+            self._summary.flight_key = (store.key, name)  # one compressor a session
 
     # -- the ChatMemory contract
     def add(self, message: ChatMessage) -> None:
         number = self.store.append(self.name, [message])  # write-ahead
         # Someone else's summary is newer than ours: reload now rather than waste a
         # model call on a summary the store would refuse.
-        newer = isinstance(self.memory, SummaryChatMemory) and (
+        newer = self._summary is not None and (
             self.store.summary(self.name) or SummaryState()
         ).version != self._saved_version
         with self._lock:
@@ -101,13 +94,8 @@ class Session:
             self._reload()
         else:
             self.memory.add(message)  # may compress: the message is safe already
-        if self.conflicts != conflicts and isinstance(self.memory,
-                                                      IncrementalSummaryMemory):
-            self.memory.compress_if_due()  # our summary lost: plan again from theirs
-        if not isinstance(self.memory, IncrementalSummaryMemory):
-            state = snapshot(self.memory, self._seen)
-            if state is not None:
-                self._save_summary(state)
+        if self.conflicts != conflicts and self._summary is not None:
+            self._summary.compress_if_due()  # our summary lost: plan again from theirs
 
     def messages(self) -> list[ChatMessage]:
         return self.memory.messages()
@@ -126,10 +114,10 @@ class Session:
         # The memory's lock before ours, in the order a background apply takes them.
         with getattr(self.memory, "_lock", contextlib.nullcontext()), self._lock:
             self._seen = restore(self.memory, self.store, self.name)
-            state = snapshot(self.memory, self._seen)
+            state = snapshot(self.memory)
             self._saved_version = state.version if state else 0
-        if isinstance(self.memory, IncrementalSummaryMemory):
-            self.memory.compress_if_due()
+        if self._summary is not None:
+            self._summary.compress_if_due()
 
     def _save_summary(self, state: SummaryState) -> None:
         with self._lock:
@@ -210,15 +198,12 @@ class SessionManager:
         while True:
             memory, log = self.memory_factory(), self.store.messages(name)
             old = self.store.summary(name) or SummaryState()
-            if isinstance(memory, IncrementalSummaryMemory):
-                memory.restore(SummaryState(version=old.version), log)
-                memory.compress_all()  # batches of whole turns, oldest first
+            if (summary := summarized(memory)) is not None:
+                summary.rebuild(log, old)
             else:
                 for message in log:
                     memory.add(message)
-                if isinstance(memory, SummaryChatMemory):  # its count is its version
-                    memory.compression_count += old.compression_count
-            state = snapshot(memory, len(log))
+            state = snapshot(memory)
             if state is None or state.version == old.version:
                 break  # nothing to compress, or a plain list: nothing to save
             if self.store.save_summary(name, state, old.version):

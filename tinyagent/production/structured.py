@@ -1,9 +1,9 @@
 """The structured summary: seven sections with caps, instead of free text.
 
-Introduced in notebook 07 (the Nexus Agent design). A free-text summary grows and
-blurs; a small document with fixed sections stays readable and bounded: each section
-keeps at most 6 items of at most 80 characters (the newest win), the rendering fits
-in 1,400 characters, and then the token budget of notebook 04 applies (budget.py).
+Introduced in notebook 07. A free-text summary grows and blurs; a small document
+with fixed sections stays readable and bounded: each section keeps at most 6 items
+of at most 80 characters (the newest win), the rendering fits in 1,400 characters,
+and then the token budget of notebook 04 applies (budget.py).
 The model is asked for JSON; when the call fails, is cut off, or the JSON does not
 parse, the rule-based fallback merge of notebook 04 fills the sections instead (the
 user's requests quoted, the answers clipped), and the entity guard of notebook 04
@@ -26,6 +26,7 @@ from ..memory.summarizer import (
     drop_invented,
     fallback_summary,
     keep_ids,
+    required_ids,
 )
 from ..messages import ChatMessage, clip
 
@@ -144,25 +145,27 @@ class StructuredSummarizer(Summarizer):
 
     def request(self, previous: str | None,
                 messages: Sequence[ChatMessage]) -> list[ChatMessage]:
-        old = StructuredSummary.from_text(previous).to_json() if previous else None
-        return super().request(old, messages)
+        """The prompt, and the previous summary as JSON: the shape the model replies."""
+        return super().request(as_json(previous), messages)
 
-    # The flow (call, fall back on any failure, guard the ids) is Summarizer's;
-    # only what a reply, a fallback and the final text are differ here.
-    def parse(self, content: object) -> StructuredSummary:
-        """The reply as a document; raises for text that is not JSON of our shape."""
-        if not isinstance(content, str):
-            raise ValueError("the reply has no text")
-        return StructuredSummary.from_json(content)
-
-    def fallback(self, previous: str | None,
-                 messages: Sequence[ChatMessage]) -> StructuredSummary:
-        return fallback_document(previous, messages)
-
-    def finish(self, summary: StructuredSummary, required: Sequence[str]) -> str:
-        self.last = summary
-        text = drop_invented(summary.render(self.max_chars, required), required)
+    def summarize(self, previous: str | None,
+                  messages: Sequence[ChatMessage]) -> str:
+        """The new summary, rendered. Never raises for a model failure: falls back."""
+        required = required_ids(as_json(previous), messages)
+        reply = self.ask(previous, messages)  # None: no usable reply
+        try:
+            document = StructuredSummary.from_json(reply or "")
+        except Exception:  # no reply, not JSON, not our shape: the rule-based merge
+            self.fallbacks += 1
+            document = fallback_document(previous, messages)
+        self.last = document
+        text = drop_invented(document.render(self.max_chars, required), required)
         return self.fit(text)
+
+
+def as_json(previous: str | None) -> str | None:
+    """A rendered summary back as the JSON object the model is asked for."""
+    return StructuredSummary.from_text(previous).to_json() if previous else None
 
 
 def fallback_document(previous: str | None,

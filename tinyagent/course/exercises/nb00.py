@@ -1,12 +1,14 @@
 """Checkers for notebook 00 (setup and tour): what a memory keeps, and two guards.
 
 `00.what_to_remember` takes the messages of finished turns (system prompt, questions,
-tool calls, tool results, answers) and returns what TinyAgent's memory keeps: the
+tool calls, tool results, answers) and returns what the agent's memory keeps: the
 user messages and the final answers, oldest first. `00.same_signature` is the
 repeated-call guard's test that two steps made the same tool calls; `00.no_progress`
 is the no-progress guard's test that the last three thoughts are pairwise alike
-(Jaccard on character sets, the notebook's `jaccard`). Left out: the guards
-themselves, which the notebook runs on the agent, and memory objects (notebook 02).
+(Jaccard on character sets, the notebook's `jaccard`). Both are graded against the
+agent's own tests, `guards.same_calls` and `guards.no_progress`: a learner's function
+passes when it agrees with the guard the agent runs. Left out: the loop that calls
+the guards, which the notebook runs on the agent, and memory objects (notebook 02).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from ... import guards
 from ...messages import ChatMessage, ToolCall
 from . import Case, exercise, expect
 from ._dialogs import ORDERS, roles
@@ -34,9 +37,10 @@ EDGE = ("abcdefgxy", "abcdefgz", "abcdefgxy")
 UNDER = ("abcdefgxyw", "abcdefgz", "abcdefgxyw")
 
 
-def _verdict(no_progress: Any, thoughts: tuple[str, ...], expected: bool,
-             name: str) -> bool:
-    return expect(no_progress(list(thoughts)), expected, f"with {name}")
+def _verdict(no_progress: Any, thoughts: tuple[str, ...], name: str) -> bool:
+    """The learner's verdict must be the agent's own guard's verdict."""
+    return expect(no_progress(list(thoughts)), guards.no_progress(thoughts),
+                  f"with {name}")
 
 
 @exercise("00.no_progress")
@@ -44,33 +48,33 @@ def _no_progress_cases(no_progress: Any) -> Iterator[Case]:
     every_pair = "compare every pair of the last three: (1, 2), (1, 3) and (2, 3)"
     blanks = "keep only thoughts whose .strip() is not empty, then take [-3:]"
     yield ("three dithering thoughts: no progress",
-           lambda: _verdict(no_progress, DITHER, True, "three dithering thoughts"),
+           lambda: _verdict(no_progress, DITHER, "three dithering thoughts"),
            "jaccard() of each pair is 0.9 here, at least 0.7")
     yield ("three working thoughts: progress",
-           lambda: _verdict(no_progress, WORKING, False, "three working thoughts"),
+           lambda: _verdict(no_progress, WORKING, "three working thoughts"),
            "two of their three pairs score below 0.7")
     yield ("fewer than three thoughts: too early to tell",
-           lambda: _verdict(no_progress, DITHER[:2], False, "two dithering thoughts")
-           and _verdict(no_progress, (), False, "no thoughts"),
+           lambda: _verdict(no_progress, DITHER[:2], "two dithering thoughts")
+           and _verdict(no_progress, (), "no thoughts"),
            "return False below three")
     yield ("only the last three thoughts count",
-           lambda: _verdict(no_progress, (WORKING[0], *DITHER), True,
+           lambda: _verdict(no_progress, (WORKING[0], *DITHER),
                             "a working thought, then three dithering ones")
-           and _verdict(no_progress, (*DITHER, WORKING[0]), False,
+           and _verdict(no_progress, (*DITHER, WORKING[0]),
                         "three dithering thoughts, then a working one"),
            "take the last three, thoughts[-3:], not the first three")
     yield ("blank thoughts are skipped",
            lambda: _verdict(no_progress, (DITHER[0], "", DITHER[1], "   ", DITHER[2]),
-                            True, "dithering thoughts with blanks between them")
-           and _verdict(no_progress, (DITHER[0], DITHER[1], "", " "), False,
+                            "dithering thoughts with blanks between them")
+           and _verdict(no_progress, (DITHER[0], DITHER[1], "", " "),
                         "two dithering thoughts, then two blank ones"), blanks)
     yield ("every pair must be alike, not only neighbours",
-           lambda: _verdict(no_progress, DRIFT, False, f"{list(DRIFT)} (0.82, 0.67, "
+           lambda: _verdict(no_progress, DRIFT, f"{list(DRIFT)} (0.82, 0.67, "
                             "0.82)"), every_pair)
     yield ("exactly 0.7 counts as alike (>=), just under does not",
-           lambda: _verdict(no_progress, EDGE, True, f"{list(EDGE)} (each pair "
+           lambda: _verdict(no_progress, EDGE, f"{list(EDGE)} (each pair "
                             "0.7 or 1.0)")
-           and _verdict(no_progress, UNDER, False, f"{list(UNDER)} (0.64)"),
+           and _verdict(no_progress, UNDER, f"{list(UNDER)} (0.64)"),
            "use >= 0.7, not > 0.7")
 
 
@@ -78,11 +82,11 @@ def _call(call_id: str, name: str, **arguments: Any) -> ToolCall:
     return ToolCall(call_id, name, arguments)
 
 
-def _same(same_signature: Any, a: list[ToolCall], b: list[ToolCall],
-          expected: bool) -> bool:
+def _same(same_signature: Any, a: list[ToolCall], b: list[ToolCall]) -> bool:
+    """The learner's verdict must be the repeated-call guard's own verdict."""
     def show(calls: list[ToolCall]) -> str:
         return "[" + ", ".join(f"{c.id}:{c.signature()}" for c in calls) + "]"
-    return expect(same_signature(list(a), list(b)), expected,
+    return expect(same_signature(list(a), list(b)), guards.same_calls(a, b),
                   f"with {show(a)} and {show(b)}")
 
 
@@ -97,33 +101,31 @@ def _same_signature_cases(same_signature: Any) -> Iterator[Case]:
         return ToolCall(call_id, call.name, dict(call.arguments))
 
     yield ("the same call with a new id is a repeat",
-           lambda: _same(same_signature, [order], [again(order)], True),
+           lambda: _same(same_signature, [order], [again(order)]),
            "ids are new every step: compare name and arguments only")
     yield ("another order number is not a repeat",
            lambda: _same(same_signature, [order],
-                         [_call("call_9", "queryOrder", order_id=other)], False),
+                         [_call("call_9", "queryOrder", order_id=other)]),
            "the arguments are part of the signature")
     yield ("another tool with the same arguments is not a repeat",
-           lambda: _same(same_signature, [order], [logistics], False),
+           lambda: _same(same_signature, [order], [logistics]),
            "the tool name is part of the signature")
     yield ("the calls of a step may come in any order",
            lambda: _same(same_signature, [order, logistics],
-                         [again(logistics, "c8"), again(order)], True),
+                         [again(logistics, "c8"), again(order)]),
            "sort the signatures before comparing")
     yield ("argument order does not matter",
            lambda: _same(same_signature,
                          [_call("a", "applyRefund", order_id=one, reason="dock")],
-                         [_call("b", "applyRefund", reason="dock", order_id=one)],
-                         True),
+                         [_call("b", "applyRefund", reason="dock", order_id=one)]),
            "json.dumps(arguments, sort_keys=True), or ToolCall.signature()")
     yield ("one call is not the same as that call twice",
-           lambda: _same(same_signature, [order], [again(order), again(order, "c8")],
-                         False)
-           and _same(same_signature, [order, order], [again(order)], False),
+           lambda: _same(same_signature, [order], [again(order), again(order, "c8")])
+           and _same(same_signature, [order, order], [again(order)]),
            "compare sorted lists, not sets: the count matters")
     yield ("a step with no calls repeats only another step with no calls",
-           lambda: _same(same_signature, [], [], True)
-           and _same(same_signature, [], [order], False),
+           lambda: _same(same_signature, [], [])
+           and _same(same_signature, [], [order]),
            "two empty lists of signatures are equal")
 
 

@@ -1,0 +1,89 @@
+"""Rules of CompressedMemory, the part the summary memories share: one summary,
+its record (state), and loading that record back (restore, rebuild)."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fakes import FakeLlm, chat, fed
+from tinyagent.memory import HybridChatMemory, SummaryChatMemory
+from tinyagent.memory.summarizer import summary_message, summary_text
+from tinyagent.storage import SummaryState
+
+
+def memories(llm):
+    return [SummaryChatMemory(llm, threshold=4, keep_recent=2),
+            HybridChatMemory(llm, recent_size=2, summary_threshold=4)]
+
+
+@given(st.text())
+def test_the_summary_text_comes_back_out_of_its_fence(text):
+    """summary_text undoes summary_message, for any text."""
+    assert summary_text(summary_message(text)) == text
+
+
+@pytest.mark.parametrize("turns", [1, 2, 5, 9])
+def test_the_state_covers_exactly_what_is_no_longer_verbatim(turns):
+    """covered_up_to + the messages held verbatim = every message added; the
+    version and the count go up by one a compression."""
+    for memory in memories(FakeLlm()):
+        fed(memory, chat(turns))
+        state = memory.state
+        assert state.covered_up_to + len(memory.messages()) - (
+            state.text is not None) == 2 * turns
+        assert state.version == state.compression_count == memory.compression_count
+        assert state.text == memory.summary
+
+
+def test_restore_brings_back_the_same_memory_without_a_model_call():
+    """A snapshot and the messages after it rebuild the same messages and state,
+    and the summarizer is not called."""
+    for original in memories(FakeLlm()):
+        fed(original, chat(5))
+        llm = FakeLlm()
+        copy = memories(llm)[type(original) is HybridChatMemory]
+        verbatim = original.messages()[1:]
+        copy.restore(original.state, verbatim)
+        assert copy.messages() == original.messages() and copy.state == original.state
+        assert copy.tokens == original.tokens and llm.requests == []
+
+
+def test_after_a_restore_the_counts_go_on_from_the_snapshot():
+    """The next compression after a restore is version + 1 and covers the
+    snapshot's messages plus the newly compressed ones."""
+    memory = SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2)
+    memory.restore(SummaryState("- earlier", covered_up_to=10, compression_count=3,
+                                version=7), [])
+    fed(memory, chat(2))
+    assert memory.state == SummaryState(memory.summary, 12, 4, 8)
+
+
+def test_rebuild_replays_the_log_and_continues_the_counts():
+    """rebuild() compresses the whole log again; its count and version continue
+    from the previous snapshot's."""
+    memory = SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2)
+    memory.rebuild(chat(3), SummaryState("- old", 4, 5, 5))
+    replayed = fed(SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2), chat(3))
+    assert memory.messages()[1:] == replayed.messages()[1:]
+    assert memory.state.version == 5 + replayed.compression_count
+
+
+def test_clear_forgets_the_summary_the_record_and_the_summarizer_counts():
+    """One reset: clear() empties the messages, the summary, the record and the
+    summarizer's counters."""
+    for memory in memories(FakeLlm()):
+        fed(memory, chat(4))
+        memory.clear()
+        assert memory.messages() == [] and memory.summary is None
+        assert memory.state == SummaryState()
+        assert memory.stats()["summarizer_calls"] == memory.summarizer.tokens == 0
+
+
+def test_every_compression_reports_its_state_to_on_apply():
+    """on_apply gets the new state after each compression (a session saves it)."""
+    for memory in memories(FakeLlm()):
+        seen = []
+        memory.on_apply = seen.append
+        fed(memory, chat(4))
+        assert seen and seen[-1] == memory.state
+        assert [s.version for s in seen] == list(range(1, len(seen) + 1))

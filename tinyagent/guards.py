@@ -1,0 +1,65 @@
+"""The agent's guards: when a turn that goes wrong must stop, and what it answers.
+
+Introduced in notebook 00, where the learner writes the two tests below and the
+agent (agent.py) runs them after every step. `same_calls`: a step made the same tool
+calls as the one before (names and arguments; ids are new every step). The agent
+warns the model once, and stops at the second repeat. `no_progress`: the last
+three thoughts are pairwise alike, Jaccard similarity of their character sets at
+least 0.7, so the model is circling instead of working. Coarse and cheap: it needs
+no model call, and a model that really progresses writes thoughts that differ.
+`APOLOGIES` are the answers a stopped turn gives, in English and Chinese. Left out:
+similarity by meaning (embeddings), and a guard on money spent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from .messages import ToolCall
+
+NO_PROGRESS_JACCARD = 0.7  # thoughts this alike (character sets) count as one thought
+APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can stop
+    "max_steps": ("Sorry, I could not finish this within {steps}. Could you ask in a "
+                  "simpler way?",
+                  "抱歉，我在 {max_steps} 步内没能完成，请换个简单点的问法。"),
+    "repeated_call": ("Sorry, I kept repeating the same lookup without getting "
+                      "further. Please rephrase, or ask for a human agent.",
+                      "抱歉，我一直在重复同一个查询，请换个说法或转人工客服。"),
+    "token_budget": ("Sorry, this conversation is too long for me now ({tokens} "
+                     "tokens, budget {max_tokens}). Please start a new one.",
+                     "抱歉，对话太长了（{tokens} 个 token，预算 {max_tokens}），"
+                     "请开启新的对话。"),
+    "no_progress": ("Sorry, I am going round in circles. Could you give me more "
+                    "details?", "抱歉，我在原地打转，能再提供一些细节吗？"),
+    "empty_reply": ("Sorry, the model sent an empty reply. Please ask again.",
+                    "抱歉，模型这次的回复是空的，请再问一次。"),
+}
+
+
+def jaccard(a: str, b: str) -> float:
+    """Similarity of two texts as sets of characters (coarse, and cheap)."""
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
+
+
+def same_calls(previous: Sequence[ToolCall], calls: Sequence[ToolCall]) -> bool:
+    """The repeated-call guard's test: two steps made the same tool calls.
+
+    Names and arguments count, ids do not (they are new every step); the calls of a
+    step may come in any order, but one call is not that call twice.
+    """
+    return (sorted(call.signature() for call in previous)
+            == sorted(call.signature() for call in calls))
+
+
+def no_progress(thoughts: Sequence[str]) -> bool:
+    """The no-progress guard's test: the last three non-blank thoughts are pairwise
+    alike (jaccard >= NO_PROGRESS_JACCARD). Fewer than three: too early to tell.
+
+    Every pair, not only neighbours: thoughts that drift a little each step are
+    still moving somewhere.
+    """
+    last = [thought.strip() for thought in thoughts if thought.strip()][-3:]
+    return len(last) == 3 and all(jaccard(a, b) >= NO_PROGRESS_JACCARD
+                                  for a, b in combinations(last, 2))

@@ -1,0 +1,169 @@
+"""CompressedMemory: a summary in front of the newest messages, kept verbatim.
+
+What SummaryChatMemory (notebook 04), HybridChatMemory (notebook 05) and the
+production memories (notebook 07) share; each of them decides *when* to compress and
+*how much*, in its own `_trim`. This class holds the result: the summary, written in
+one place (`_set_summary`), and the record of it that a store saves and a restart
+reloads (`state`, `restore`). `messages()` starts with the summary, a system message
+fenced as reference data, then the verbatim messages; `len` and `tokens` describe
+that list. Left out: the trigger and the cut, which are each strategy's lesson.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from itertools import islice
+from typing import Any
+
+from ..llm import SupportsChat
+from ..messages import ChatMessage
+from ..storage.base import SummaryState
+from ..tokens import count_message_tokens
+from .base import BaseChatMemory, check_size
+from .summarizer import Summarizer, summary_message, summary_text
+
+
+def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> int:
+    """How many of the oldest messages to compress: whole turns, oldest first,
+    while the rest still holds at least `keep_recent` messages."""
+    cut = 0
+    for size in turn_sizes:
+        if held - cut - size < keep_recent:
+            break
+        cut += size
+    return cut
+
+
+def check_summary_tokens(max_summary_tokens: int) -> None:
+    """The summary's budget, checked in the memory's own name for it."""
+    check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts")
+
+
+def plain_summarizer(llm: SupportsChat, max_summary_tokens: int) -> Summarizer:
+    """Notebook 04's summarizer with the memory's summary budget."""
+    check_summary_tokens(max_summary_tokens)
+    return Summarizer(llm, max_summary_tokens)
+
+
+class CompressedMemory(BaseChatMemory):
+    """A summary of the old messages + the newer ones verbatim; no trigger of its own.
+
+    `summarizer` is a `Summarizer` or a subclass (the structured one of notebook 07).
+    """
+
+    def __init__(self, summarizer: Summarizer, *,
+                 threshold_tokens: int | None = None) -> None:
+        if threshold_tokens is not None:
+            check_size("threshold_tokens", threshold_tokens, 100,
+                       "a question and its answer take about that")
+        super().__init__()
+        self.summarizer = summarizer
+        # A second trigger, off by default: compress once the messages held reach
+        # this many tokens, for conversations whose messages are long.
+        self.threshold_tokens = threshold_tokens
+        # Called with the new state after each compression: a session saves it there.
+        self.on_apply: Callable[[SummaryState], None] | None = None
+        # Which conversation this is (a session sets it): the production memories
+        # let one compression at a time run per conversation (notebook 07).
+        self.flight_key: Hashable | None = None
+        self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
+        self.clear()
+
+    @property
+    def summary(self) -> str | None:
+        """The current summary (None until the first compression)."""
+        return summary_text(self._summary) if self._summary else None
+
+    def _set_summary(self, text: str | None) -> None:
+        """The one place the summary is written."""
+        self._summary = summary_message(text) if text else None
+
+    def _held_past(self, limit: int) -> bool:
+        """Whether `limit` messages, or `threshold_tokens` tokens, are held."""
+        return len(self._messages) >= limit or (
+            self.threshold_tokens is not None
+            and self._tokens >= self.threshold_tokens)
+
+    # -- compressing: the `count` oldest messages give way to a summary of them
+    def _compress_oldest(self, count: int) -> None:
+        """Summarize the `count` oldest messages, then swap them for the summary.
+
+        0 does nothing: one long turn, say, with nothing old enough to compress.
+        """
+        if not count:
+            return
+        span = list(islice(self._messages, count))
+        summary = self.summarizer.summarize(self.summary, span)  # falls back, no raise
+        self._replace_oldest(count, summary)  # only now: an interruption loses nothing
+
+    def _replace_oldest(self, count: int, summary: str) -> None:
+        """Swap the `count` oldest messages for `summary`, and count the change."""
+        span = self._pop_oldest(count)
+        self.summarized_tokens += sum(count_message_tokens(m) for m in span)
+        self._set_summary(summary)
+        self.covered_up_to += count
+        self.compression_count += 1
+        self.version += 1
+        if self.on_apply is not None:
+            self.on_apply(self.state)
+
+    # -- the record a store keeps, and loading it back
+    @property
+    def state(self) -> SummaryState:
+        """The summary, how many messages of the conversation it covers, its counts."""
+        return SummaryState(self.summary, self.covered_up_to, self.compression_count,
+                            self.version)
+
+    def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
+        """Load a snapshot and the messages after it.
+
+        No model call and no compression: the next add() compresses if one is due.
+        """
+        self.clear()
+        self._set_summary(state.text)
+        self.covered_up_to, self.version = state.covered_up_to, state.version
+        self.compression_count = state.compression_count
+        self._messages.extend(messages)
+        self._tokens = sum(count_message_tokens(m) for m in messages)
+
+    def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
+        """Compress a whole conversation again, continuing the counts of `previous`."""
+        self.restore(SummaryState(compression_count=previous.compression_count,
+                                  version=previous.version), [])
+        for message in log:  # as it was played: the same compressions
+            self.add(message)
+
+    def compress_if_due(self) -> None:
+        """Compress now if one is due (after a reload, say), as add() would."""
+        self._trim()
+
+    # -- the contract: the summary first, then the verbatim messages
+    def messages(self) -> list[ChatMessage]:
+        head = [self._summary] if self._summary else []
+        return head + list(self._messages)
+
+    def clear(self) -> None:
+        super().clear()
+        self._set_summary(None)
+        self.compression_count = 0
+        self.covered_up_to = 0  # the summary includes messages 1..covered_up_to
+        self.version = 0  # +1 each time the summary changes
+        self.summarized_tokens = 0  # tokens of every message the summary stands for
+        self.summarizer.clear()
+
+    # -- looking inside: len and tokens describe what messages() returns
+    def __len__(self) -> int:
+        return len(self._messages) + (self._summary is not None)
+
+    @property
+    def tokens(self) -> int:
+        summary = count_message_tokens(self._summary) if self._summary else 0
+        return self._tokens + summary
+
+    def stats(self) -> dict[str, Any]:
+        return {**super().stats(), "compressions": self.compression_count,
+                "summarizer_calls": self.summarizer.calls,
+                "summarizer_tokens": self.summarizer.tokens,
+                "fallbacks": self.summarizer.fallbacks,
+                "evicted": self.summarizer.evicted}
+
