@@ -2,10 +2,10 @@
 its record (state), and loading that record back (restore, rebuild)."""
 
 import pytest
+from fakes import FakeLlm, chat, fed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fakes import FakeLlm, chat, fed
 from tinyagent.memory import HybridChatMemory, SummaryChatMemory
 from tinyagent.memory.summarizer import summary_message, summary_text
 from tinyagent.storage import SummaryState
