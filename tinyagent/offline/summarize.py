@@ -21,7 +21,7 @@ from typing import Any
 from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
-from .ledger import LABELS, TEXT_KINDS, Ledger
+from .ledger import GROUPS, LABELS, TEXT_KINDS, TOPICS, Ledger
 
 MAX_ITEMS, MAX_ITEM_CHARS = 6, 80  # per section of the JSON summary (Nexus design)
 
@@ -123,6 +123,7 @@ def _from_json(block: str) -> str:
 def read_previous(ledger: Ledger, block: str) -> None:
     """The previous summary back into the ledger, line by line, by its labels."""
     kinds = {label: kind for kind, pair in LABELS.items() for label in pair}
+    groups = {label: kind for kind, pair in GROUPS.items() for label in pair}
     for raw in _from_json(block).splitlines():
         line = raw.strip().removeprefix("- ").strip()
         if not line or NONE.match(line) or IDS_LINE.match(line):
@@ -130,7 +131,11 @@ def read_previous(ledger: Ledger, block: str) -> None:
         match = re.match(r"([^:：]{1,16}?)\s*[:：]\s*(.*)$", line)
         label, rest = (match.group(1), match.group(2)) if match else ("", line)
         kind = kinds.get(label) if kinds.get(label) in TEXT_KINDS else None
-        if kind == "policy":
+        group = groups.get(label)
+        if group:
+            facts = [read_item(group, part) for part in re.split(r"\s*[;；]\s*", rest)
+                     if part.strip()]
+        elif kind == "policy":
             facts = read_facts(rest) or [Fact("policy", rest[:40], {"text": rest})]
         elif kind:
             facts = [Fact(kind, rest, {"text": rest})]
@@ -144,6 +149,22 @@ def read_previous(ledger: Ledger, block: str) -> None:
         if not facts or any(not ledger.has(i) for i in IDS.findall(line)):
             # a line the ledger cannot read: kept as written, shortened
             ledger.add(Fact("line", line, {"text": clip(line, 100)}))
+
+
+PRODUCT_ITEM = re.compile(r"^(.+?)\s*(¥[\d,.]+)?\s*(?:[(（](.+)[)）])?$")
+TOPIC_LABELS = sorted(((label, topic) for topic, pair in TOPICS.items()
+                       for label in pair), key=lambda pair: -len(pair[0]))
+
+
+def read_item(kind: str, text: str) -> Fact:
+    """One item of a "Products:" or "Policies:" line back into its fact."""
+    if kind == "product":
+        name, price, offer = PRODUCT_ITEM.match(text.strip()).groups()
+        found = {"price": price, "offer": offer}
+        return Fact("product", name, {k: v for k, v in found.items() if v})
+    label, topic = next(((label, topic) for label, topic in TOPIC_LABELS
+                         if text.startswith(label + " ")), ("", text[:40]))
+    return Fact("policy", topic, {"text": text[len(label):].strip()})
 
 
 def note_unknown_ids(ledger: Ledger, text: str) -> None:
