@@ -4,6 +4,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tinyagent.offline import OFFLINE_MODEL, complete, is_summary_request
 
@@ -233,3 +235,49 @@ def test_chinese_grouped_lines():
                    "[assistant] 扫地机保修 1 年。")
     assert "- 商品：S20 Max ¥2999" in text
     assert "- 规定：保修 1 年" in text
+
+
+def test_policy_answers_keep_their_conditions_and_quantities():
+    """A policy answer becomes its topic, its conditions and its quantities; an
+    answer with none of them keeps its main clause, shortened."""
+    text = summary("[assistant] For returns that are not quality problems the buyer "
+                   "pays the return shipping, ¥10–15.\n[assistant] Approved refunds "
+                   "reach the original payment method in 1–3 business days.")
+    assert ("- Policies: return shipping non-quality buyer pays ¥10–15; refunds 1–3 "
+            "business days") in text.splitlines()
+    vague = summary("[assistant] Our warranty covers manufacturing defects only.")
+    assert "- Policies: warranty Our warranty covers manufacturing defects" in vague
+
+
+def test_a_discount_is_not_a_price():
+    """"offer: ¥200 off" is the product's offer, never its price."""
+    text = summary("[assistant] Current offers:\n- BitMall S20 Pro Robot Vacuum launch "
+                   "offer: ¥200 off until 2026-07-15.")
+    assert "- Products: S20 Pro (¥200 off until 2026-07-15)" in text
+    priced = summary("[assistant] The BitMall S20 Pro Robot Vacuum costs ¥2499.", text)
+    assert "S20 Pro ¥2499 (¥200 off until 2026-07-15)" in priced
+
+
+def test_an_older_ledger_is_read_into_the_terse_one():
+    """Lines of one product or policy each, as an earlier summary wrote them, merge
+    into the shared lines, nothing lost."""
+    old = ("- Product S20 Pro: ¥2499, launch offer: ¥200 off until 2026-07-15\n"
+           "- Policy: Robot vacuums carry a 1-year warranty")
+    text = summary("[user] ok", old)
+    assert "- Products: S20 Pro ¥2499 (¥200 off until 2026-07-15)" in text
+    assert "- Policies: warranty 1-year" in text
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["AirX", "S10 Pro", "S20 Max", "BandPro"]),
+                          st.integers(100, 9999)), min_size=1, max_size=8))
+def test_a_ledger_read_back_is_unchanged(prices):
+    """Whatever products and prices were said, summarizing the summary again with
+    nothing new gives the same summary, each product once with its newest price."""
+    new = "\n".join(f"[assistant] The {name} costs ¥{price}." for name, price in prices)
+    text = summary(new)
+    assert summary("[user] ok", text) == text
+    newest = dict(prices)
+    kept = list(dict.fromkeys(name for name, _ in reversed(prices)))[:3]
+    for name in kept:
+        assert text.count(f"{name} ¥") == 1 and f"{name} ¥{newest[name]}" in text

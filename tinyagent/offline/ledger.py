@@ -7,11 +7,15 @@ refund, and all the products and all the policy answers share one terse line eac
 as a careful writer would note them (facts.py reads them). `Ledger` merges by
 entity: a newer field replaces an older one, an unchanged fact is never written
 twice, and a changed one moves to the end, so the oldest lines and items are the
-oldest news. The lines render in the language of the conversation, with its labels.
-Left out: ranking by importance (the memory's budget decides what goes, budget.py).
+oldest news. Products and policies can be looked up again, so only the newest few
+stay. The lines render in the language of the conversation, with its labels, and
+`read_item` reads a shared line's items back. Left out: ranking by importance (the
+memory's budget decides what goes, budget.py).
 """
 
 from __future__ import annotations
+
+import re
 
 from .facts import OFFER_LABEL, STATUS, Fact
 
@@ -50,7 +54,9 @@ class Ledger:
         # "SF123…" alone is no news after "SF Express SF123…": only new values count.
         news = {k: v for k, v in fact.fields.items() if v not in old.fields.get(k, "")}
         merged = old.fields | news
-        if merged != old.fields:  # newer status, tracking, price: replaces the old
+        # A newer status, tracking or price replaces the old. A product or policy
+        # said again is news too: the newest few of those are the ones that stay.
+        if merged != old.fields or (fact.kind in GROUPS and fact.fields):
             del self.facts[key]
             self.facts[key] = Fact(fact.kind, fact.key, merged)
 
@@ -110,3 +116,19 @@ def render(fact: Fact, zh: bool) -> str:
              "latest")
     parts = [f[k] for k in order if f.get(k)]
     return f"{LABELS[fact.kind][zh]} {fact.key}{colon}{sep.join(parts)}"
+
+
+PRODUCT_ITEM = re.compile(r"^(.+?)\s*(¥[\d,.]+)?\s*(?:[(（](.+)[)）])?$")
+TOPIC_LABELS = sorted(((label, topic) for topic, pair in TOPICS.items()
+                       for label in pair), key=lambda pair: -len(pair[0]))
+
+
+def read_item(kind: str, text: str) -> Fact:
+    """One item of a "Products:" or "Policies:" line back into its fact."""
+    if kind == "product":
+        name, price, offer = PRODUCT_ITEM.match(text.strip()).groups()
+        found = {"price": price, "offer": offer}
+        return Fact("product", name, {k: v for k, v in found.items() if v})
+    label, topic = next(((label, topic) for label, topic in TOPIC_LABELS
+                         if text.startswith(label + " ")), ("", text[:40]))
+    return Fact("policy", topic, {"text": text[len(label):].strip()})

@@ -2,10 +2,11 @@
 
 Introduced in notebook 00 (tour) and used from notebook 04 on. When a request offers
 no tools and its system prompt asks for a summary, the model writes what a good
-model writes: a fact ledger (ledger.py), one short line per entity or topic. The
-previous summary is read back into the ledger first, then the new messages update
-it: a newer status replaces an older one, a fact is never written twice, answered
-questions are dropped and the last unanswered one is kept as an open request. Text
+model writes: a fact ledger (ledger.py), one short line per order or refund, one
+for the products, one for the policy answers. The previous summary is read back
+into the ledger first, then the new messages update it: a newer status replaces an
+older one, a fact is never written twice, answered questions are dropped and the
+last unanswered one is kept as an open request. Text
 it does not recognise degrades to a short line that keeps its ids. A Chinese
 conversation gets Chinese labels. A system prompt that mentions JSON gets the
 structured seven-section object of notebook 07. Left out: a length cap (the memory's
@@ -21,7 +22,7 @@ from typing import Any
 from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
-from .ledger import GROUPS, LABELS, TEXT_KINDS, TOPICS, Ledger
+from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, read_item
 
 MAX_ITEMS, MAX_ITEM_CHARS = 6, 80  # per section of the JSON summary (Nexus design)
 
@@ -149,22 +150,6 @@ def read_previous(ledger: Ledger, block: str) -> None:
         if not facts or any(not ledger.has(i) for i in IDS.findall(line)):
             # a line the ledger cannot read: kept as written, shortened
             ledger.add(Fact("line", line, {"text": clip(line, 100)}))
-
-
-PRODUCT_ITEM = re.compile(r"^(.+?)\s*(¥[\d,.]+)?\s*(?:[(（](.+)[)）])?$")
-TOPIC_LABELS = sorted(((label, topic) for topic, pair in TOPICS.items()
-                       for label in pair), key=lambda pair: -len(pair[0]))
-
-
-def read_item(kind: str, text: str) -> Fact:
-    """One item of a "Products:" or "Policies:" line back into its fact."""
-    if kind == "product":
-        name, price, offer = PRODUCT_ITEM.match(text.strip()).groups()
-        found = {"price": price, "offer": offer}
-        return Fact("product", name, {k: v for k, v in found.items() if v})
-    label, topic = next(((label, topic) for label, topic in TOPIC_LABELS
-                         if text.startswith(label + " ")), ("", text[:40]))
-    return Fact("policy", topic, {"text": text[len(label):].strip()})
 
 
 def note_unknown_ids(ledger: Ledger, text: str) -> None:
