@@ -2,18 +2,22 @@
 
     python scripts/seed_sweep.py                 # seeds 0-19, 50 turns (~35 s)
     python scripts/seed_sweep.py --seeds 0-39 --turns 60
+    python scripts/seed_sweep.py --check         # exit 1 if a target is missed
 
 Each seed writes another planted dialog (another order, other fillers in another
 order, see notebook 06). For each, the summary and hybrid memories are scored against
 the unbounded in-memory buffer: recall, peak memory and tokens sent (prompts plus
 summarizer calls) as a share of in-memory's. The last rows give each column's min
-and max, the figures a claim about "any dialog" must hold over.
+and max, the figures a claim about "any dialog" must hold over. `--check` holds them
+to the targets: both memories recall 3/3, and the hybrid's peak memory is at most
+15 % and its tokens sent at most 55 % of in-memory's, on every seed.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from tinyagent.compare import make_strategies
 from tinyagent.evaluation import evaluate, planted_dialog
@@ -50,6 +54,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=seeds, default=range(20))
     parser.add_argument("--turns", type=int, default=50)
+    parser.add_argument("--check", action="store_true",
+                        help="exit with status 1 if a seed misses a target")
     args = parser.parse_args()
     os.environ.pop("TINYAGENT_API_KEY", None)  # these figures are the offline model's
     llm = LlmClient(offline=True)
@@ -62,6 +68,10 @@ def main() -> None:
         print(line(rows[-1]), flush=True)
     for name, pick in (("min", min), ("max", max)):
         print(line([name, *(pick(r[k] for r in rows) for k in range(1, 7))]))
+    missed = [r[0] for r in rows if min(r[1:3]) < 3 or r[4] > 15 or r[6] > 55]
+    if args.check and missed:
+        sys.exit(f"targets missed on seeds {missed}: recall 3/3, hybrid peak memory "
+                 "<= 15 % and tokens sent <= 55 % of in-memory's")
 
 
 def line(row: list) -> str:
