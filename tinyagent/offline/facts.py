@@ -4,9 +4,9 @@ Introduced in notebook 04, used by ledger.py. `read_facts(text)` finds, sentence
 sentence, the facts a good summary keeps: an order with its product, amount, status
 and tracking; a refund with its order, amount and status; a product with its price
 and offer; a policy answer by topic, tersely, as its conditions and quantities
-("no reason 7 days"). It reads any text the same way: an answer, a
-tool result turned into a line, or a line of an earlier summary, so a summary can be
-read back and merged. Every rule is a regular expression over words customers and
+("no reason 7 days"). It reads any text the same way: an answer, a tool result
+turned into a line, or a line of an earlier summary, so a summary can be read back
+and merged. Every rule is a regular expression over words customers and
 clerks use (English and Chinese), never store data. Left out: facts spread over two
 messages, and currencies other than ¥.
 """

@@ -1,4 +1,4 @@
-"""The fact ledger: one line per entity or topic, merged by entity.
+"""The fact ledger: a line per order or refund, one for products, merged by entity.
 
 Introduced in notebook 04, used by summarize.py. A good summary is not a shorter
 transcript but a ledger: each line holds the newest fact known about one order or
@@ -126,7 +126,8 @@ TOPIC_LABELS = sorted(((label, topic) for topic, pair in TOPICS.items()
 def read_item(kind: str, text: str) -> Fact:
     """One item of a "Products:" or "Policies:" line back into its fact."""
     if kind == "product":
-        name, price, offer = PRODUCT_ITEM.match(text.strip()).groups()
+        match = PRODUCT_ITEM.match(text.strip())  # matches any non-empty text
+        name, price, offer = match.groups() if match else (text, None, None)
         found = {"price": price, "offer": offer}
         return Fact("product", name, {k: v for k, v in found.items() if v})
     label, topic = next(((label, topic) for label, topic in TOPIC_LABELS

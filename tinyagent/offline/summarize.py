@@ -6,11 +6,11 @@ model writes: a fact ledger (ledger.py), one short line per order or refund, one
 for the products, one for the policy answers. The previous summary is read back
 into the ledger first, then the new messages update it: a newer status replaces an
 older one, a fact is never written twice, answered questions are dropped and the
-last unanswered one is kept as an open request. Text
-it does not recognise degrades to a short line that keeps its ids. A Chinese
-conversation gets Chinese labels. A system prompt that mentions JSON gets the
-structured seven-section object of notebook 07. Left out: a length cap (the memory's
-summarizer enforces its budget) and judging importance beyond the ledger's kinds.
+last unanswered one is kept as an open request. Text it does not recognise
+degrades to a short line that keeps its ids. A Chinese conversation gets Chinese
+labels. A system prompt that mentions JSON gets the structured seven-section object
+of notebook 07. Left out: a length cap (the memory's summarizer enforces its
+budget) and judging importance beyond the ledger's kinds.
 """
 
 from __future__ import annotations
