@@ -94,7 +94,8 @@ def item(fact: Fact, zh: bool) -> str:
     brackets = "（）" if zh else "()"
     text = OFFER_LABEL.sub("", f.get("offer", ""), count=1)  # "launch offer: ¥200"
     offer = f"{brackets[0]}{text}{brackets[1]}" if text else ""
-    return " ".join(p for p in (fact.key, f.get("price", ""), offer) if p)
+    named = " ".join(p for p in (fact.key, f.get("price", "")) if p)
+    return named + (offer if zh else f" {offer}".rstrip())
 
 
 def render(fact: Fact, zh: bool) -> str:
