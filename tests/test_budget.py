@@ -49,6 +49,18 @@ def test_the_ids_line_cannot_take_over_the_summary():
     assert "- Product S19 Pro: ¥1019" in fitted.text
 
 
+def test_a_line_of_items_loses_its_oldest_item_first():
+    """A resolved line of several items ("- Products: a; b; c") loses its first,
+    oldest item, not the whole line; the newest items stay."""
+    line = "- Products: S20 Pro ¥2499 (¥200 off); S20 Max ¥2999; AirX ¥399"
+    fitted = fit(f"{line}\n- Order 90417: AirX, in transit, YT5566778899",
+                 count_tokens(line) + 10, find_ids)
+    assert fitted.evicted == ["S20 Pro ¥2499 (¥200 off)"]
+    assert "- Products: S20 Max ¥2999; AirX ¥399" in fitted.text
+    alone = fit("- 商品：A1 ¥1；B2 ¥2；C3 ¥3", 9, find_ids)
+    assert alone.text == "- 商品：C3 ¥3" and alone.evicted == ["A1 ¥1", "B2 ¥2"]
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.text(st.sampled_from("ab 12345RF¥-:\n"), max_size=80),
                 max_size=30), st.integers(50, 400))

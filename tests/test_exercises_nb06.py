@@ -22,11 +22,11 @@ def test_a_stub_reads_as_not_yet(capsys):
         raise NotImplementedError
     assert not check("06.tune_hybrid", stub)
     out = capsys.readouterr().out
-    assert out.count("not implemented yet") == 5 and "0/5" in out
+    assert out.count("not implemented yet") == 6 and "0/6" in out
 
 
 def test_not_a_hybrid_fails_every_case_by_name(capsys):
     """Another memory is refused in every case, by name, without playing 50 turns."""
     check("06.tune_hybrid", lambda llm: InMemoryChatMemory())
     out = capsys.readouterr().out
-    assert out.count("\n✗ FAIL") == 5 and out.count("got InMemoryChatMemory") == 5
+    assert out.count("\n✗ FAIL") == 6 and out.count("got InMemoryChatMemory") == 6

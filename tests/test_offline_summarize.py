@@ -4,6 +4,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tinyagent.offline import OFFLINE_MODEL, complete, is_summary_request
 
@@ -52,7 +54,7 @@ def test_summary_drops_pleasantries_and_marks_open_requests():
 
 def test_summary_merges_previous_first():
     """The previous summary's facts come first, and a repeated fact appears once."""
-    previous = "- Order 90417: BitMall AirX Earbuds, in transit, YT5566778899"
+    previous = "- Order 90417: AirX, in transit, YT5566778899"
     text = summary(NEW, previous)
     assert text.splitlines()[0] == previous
     assert summary(NEW, text) == text  # nothing new: nothing added, nothing lost
@@ -66,7 +68,7 @@ def test_merge_by_entity_newer_status_replaces_older():
                    "(BitMall AirX Earbuds) was delivered and signed for on 2026-07-02.",
                    previous)
     lines = [line for line in text.splitlines() if "90417" in line]
-    assert len(lines) == 1 and "delivered 2026-07-02" in lines[0]
+    assert len(lines) == 1 and "delivered" in lines[0]
     assert "in transit" not in text and "YT5566778899" in lines[0]
 
 
@@ -88,7 +90,7 @@ def test_answered_questions_and_old_open_requests_are_dropped():
     text = summary("[user] How much is the S20 Pro?\n[assistant] The BitMall S20 Pro "
                    "Robot Vacuum costs ¥2499.", previous)
     assert "Open request" not in text and "How much" not in text
-    assert "- Product S20 Pro: ¥2499" in text
+    assert "- Products: S20 Pro ¥2499" in text
 
 
 def test_summary_is_a_fraction_of_what_it_stands_for():
@@ -114,8 +116,7 @@ def test_chinese_conversation_gets_chinese_labels():
                    "2026-06-22 签收。承运商 SF Express，运单号 SF1234567890。\n"
                    "[user] 那我要退款呢\n[assistant] 已为您提交退款：订单 88231，"
                    "退款编号 RF20260701001，金额 ¥1999，状态：待检测。")
-    assert ("- 订单 88231：BitMall S10 Pro Robot Vacuum，已签收 2026-06-22，"
-            "SF Express SF1234567890") in text
+    assert "- 订单 88231：S10 Pro，已签收，SF Express SF1234567890" in text
     assert "- 退款 RF20260701001：订单 88231，¥1999，待检测" in text
     assert "Order" not in text and "Refund" not in text
 
@@ -175,5 +176,108 @@ def test_other_wordings_and_stores_work_too():
     assert first == "- Order 12345: Acme Blender X2, shipped, SF Express SF9876543210"
     later = summary("[user] and now?\n[assistant] Order 12345 was delivered on "
                     "2026-07-03.", first)
-    assert later == ("- Order 12345: Acme Blender X2, delivered 2026-07-03, "
+    assert later == ("- Order 12345: Acme Blender X2, delivered, "
                      "SF Express SF9876543210")
+
+
+PRODUCTS = """[user] What's new?
+[assistant] Here are our new models:
+- BitMall S20 Pro Robot Vacuum: ¥2499 (launch offer: ¥200 off until 2026-07-15); \
+new model: stronger suction
+- BitMall S20 Max Robot Vacuum: ¥2999; new model: self-emptying base
+[user] And the AirX?
+[assistant] The BitMall AirX Earbuds costs ¥399.
+[user] Warranty?
+[assistant] Robot vacuums carry a 1-year warranty.
+[user] And returns?
+[assistant] Returns without a reason are accepted within 7 days, counted from the \
+day after delivery, if the item and its main accessories are complete."""
+
+
+def test_products_and_policies_share_one_terse_line_each():
+    """Products go on one line, "name price (offer)", and policy answers on another
+    as their conditions and quantities, without repeated labels."""
+    lines = summary(PRODUCTS).splitlines()
+    assert ("- Products: S20 Pro ¥2499 (¥200 off until 2026-07-15); S20 Max ¥2999; "
+            "AirX ¥399") in lines
+    assert "- Policies: warranty 1-year; returns no reason 7 days" in lines
+    assert len(lines) == 2
+
+
+def test_grouped_lines_read_back_unchanged():
+    """A summary of grouped lines, read back with nothing new, is the same summary;
+    a newer price replaces the older item in place of a second one."""
+    text = summary(PRODUCTS)
+    assert summary("[user] ok", text) == text
+    again = summary("[assistant] The BitMall AirX Earbuds costs ¥349.", text)
+    assert again.count("AirX") == 1 and "AirX ¥349" in again
+
+
+def test_only_the_newest_catalogue_facts_stay():
+    """Products and policies can be looked up again: the newest three products and
+    two policy answers stay, the oldest go; orders all stay."""
+    names = ["Alpha A1", "Beta B2", "Gamma G3", "Delta D4", "Omega O5"]
+    new = "\n".join(f"[assistant] The {n} costs ¥{100 + k}." for k, n in
+                    enumerate(names))
+    orders = "\n".join(f"[assistant] Order {n} was delivered." for n in
+                       ("11111", "22222", "33333", "44444"))
+    text = summary(new + "\n" + orders)
+    assert "A1" not in text and "B2" not in text
+    assert "- Products: G3 ¥102; D4 ¥103; O5 ¥104" in text
+    assert all(n in text for n in ("11111", "22222", "33333", "44444"))
+
+
+def test_chinese_grouped_lines():
+    """A Chinese conversation's products and policies get Chinese labels and
+    separators."""
+    text = summary("[user] S20 Max 多少钱？\n[assistant] BitMall S20 Max Robot "
+                   "Vacuum 售价 ¥2999。\n[user] 保修多久？\n"
+                   "[assistant] 扫地机保修 1 年。")
+    assert "- 商品：S20 Max ¥2999" in text
+    assert "- 规定：保修 1 年" in text
+
+
+def test_policy_answers_keep_their_conditions_and_quantities():
+    """A policy answer becomes its topic, its conditions and its quantities; an
+    answer with none of them keeps its main clause, shortened."""
+    text = summary("[assistant] For returns that are not quality problems the buyer "
+                   "pays the return shipping, ¥10–15.\n[assistant] Approved refunds "
+                   "reach the original payment method in 1–3 business days.")
+    assert ("- Policies: return shipping non-quality buyer pays ¥10–15; refunds 1–3 "
+            "business days") in text.splitlines()
+    vague = summary("[assistant] Our warranty covers manufacturing defects only.")
+    assert "- Policies: warranty Our warranty covers manufacturing defects" in vague
+
+
+def test_a_discount_is_not_a_price():
+    """"offer: ¥200 off" is the product's offer, never its price."""
+    text = summary("[assistant] Current offers:\n- BitMall S20 Pro Robot Vacuum launch "
+                   "offer: ¥200 off until 2026-07-15.")
+    assert "- Products: S20 Pro (¥200 off until 2026-07-15)" in text
+    priced = summary("[assistant] The BitMall S20 Pro Robot Vacuum costs ¥2499.", text)
+    assert "S20 Pro ¥2499 (¥200 off until 2026-07-15)" in priced
+
+
+def test_an_older_ledger_is_read_into_the_terse_one():
+    """Lines of one product or policy each, as an earlier summary wrote them, merge
+    into the shared lines, nothing lost."""
+    old = ("- Product S20 Pro: ¥2499, launch offer: ¥200 off until 2026-07-15\n"
+           "- Policy: Robot vacuums carry a 1-year warranty")
+    text = summary("[user] ok", old)
+    assert "- Products: S20 Pro ¥2499 (¥200 off until 2026-07-15)" in text
+    assert "- Policies: warranty 1-year" in text
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["AirX", "S10 Pro", "S20 Max", "BandPro"]),
+                          st.integers(100, 9999)), min_size=1, max_size=8))
+def test_a_ledger_read_back_is_unchanged(prices):
+    """Whatever products and prices were said, summarizing the summary again with
+    nothing new gives the same summary, each product once with its newest price."""
+    new = "\n".join(f"[assistant] The {name} costs ¥{price}." for name, price in prices)
+    text = summary(new)
+    assert summary("[user] ok", text) == text
+    newest = dict(prices)
+    kept = list(dict.fromkeys(name for name, _ in reversed(prices)))[:3]
+    for name in kept:
+        assert text.count(f"{name} ¥") == 1 and f"{name} ¥{newest[name]}" in text

@@ -416,7 +416,7 @@ class HardCodedFacts(HybridChatMemory):
 TUNE_HYBRID = [
     ("the-default", lambda llm: HybridChatMemory(llm, 6, 10), "peak prompt tokens"),
     ("compresses-every-turn", lambda llm: HybridChatMemory(llm, 2, 3),
-     "tokens sent over the dialog"),
+     "summarizer calls"),
     ("hard-codes-seed-0", HardCodedFacts, "every planted fact is recalled"),
     ("not-a-hybrid", lambda llm: InMemoryChatMemory(), "it returns a HybridChatMemory"),
 ]

@@ -10,7 +10,9 @@ When the summary is over budget, something must go, in this order:
 1. the oldest ids of the "- ids kept:" line while that line holds more than a
    quarter of the budget (ids of open matters stay);
 2. the oldest resolved fact lines (a delivered order, a product price); the ids a
-   dropped line held move to the ids line, the cheapest form of a fact;
+   dropped line held move to the ids line, the cheapest form of a fact. A line of
+   several items ("- Products: S20 Pro ¥2499; AirX ¥399") loses its first, oldest
+   item first, and goes whole only when one item is left;
 3. the oldest ids of resolved matters on the ids line;
 4. the oldest lines about open matters (pending, in transit, an open request), their
    ids moving to the ids line; then those ids, oldest first.
@@ -32,6 +34,8 @@ DEFAULT_SUMMARY_TOKENS = 350  # ~1,400 characters of English at ~4 characters a 
 IDS_LINE = "- ids kept: "
 OPEN = re.compile(r"pending|in transit|not shipped|processing|awaiting|open request"
                   r"|requested|待|运输中|未发货|处理中", re.I)
+
+ITEMS = re.compile(r"^(- [^:：;；]{1,20}[:：]\s*)(.*[;；].*)$")  # "- Label: a; b"
 
 
 @dataclass
@@ -55,6 +59,13 @@ def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]]
         return "\n".join(lines + ([IDS_LINE + ", ".join(ids)] if ids else []))
 
     def drop_line(index: int) -> None:
+        items = ITEMS.match(lines[index])
+        if items:  # the oldest item goes, the line stays
+            body = items.group(2)
+            cut = re.search(r"[;；]\s*", body)
+            lines[index] = items.group(1) + body[cut.end():]
+            evicted.append(body[: cut.start()])
+            return
         line = lines.pop(index)
         rest = "\n".join(lines)
         demoted = [i for i in find_ids(line) if i not in rest and i not in ids]
@@ -75,7 +86,7 @@ def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]]
         if ids and count_tokens(IDS_LINE + ", ".join(ids)) > max_tokens // 4 \
                 and drop_id(open_too=False):
             continue
-        if resolved and (len(facts) > 1 or ids):
+        if resolved and (len(facts) > 1 or ids or ITEMS.match(lines[resolved[0]])):
             drop_line(resolved[0])
         elif drop_id(open_too=False):
             continue

@@ -3,9 +3,10 @@
 Introduced in notebook 04, used by ledger.py. `read_facts(text)` finds, sentence by
 sentence, the facts a good summary keeps: an order with its product, amount, status
 and tracking; a refund with its order, amount and status; a product with its price
-and offer; a policy answer by topic. It reads any text the same way: an answer, a
-tool result turned into a line, or a line of an earlier summary, so a summary can be
-read back and merged. Every rule is a regular expression over words customers and
+and offer; a policy answer by topic, tersely, as its conditions and quantities
+("no reason 7 days"). It reads any text the same way: an answer, a tool result
+turned into a line, or a line of an earlier summary, so a summary can be read back
+and merged. Every rule is a regular expression over words customers and
 clerks use (English and Chinese), never store data. Left out: facts spread over two
 messages, and currencies other than ¥.
 """
@@ -37,20 +38,36 @@ CARRIER = re.compile(r"(?:carrier|courier|\bvia|承运商|快递)\s*[:：]?\s*"
 CARRIER_BEFORE = re.compile(r"((?:[A-Z][\w-]*\s){1,3})$")  # "SF Express " + id
 LATEST = re.compile(r"^(?:latest update|最新物流)\s*[:：]\s*", re.I)
 OFFER_INTRO = re.compile(r"^(?:current offer|当前优惠)\s*[:：]\s*", re.I)
+OFFER_LABEL = re.compile(r"\b[\w -]{0,20}(?:offer|优惠)\s*[:：]\s*", re.I)
+# An amount that is a discount, not a price: "offer: ¥200 off", "立减 ¥200".
+PRICELESS = re.compile(r"(?:offer|优惠|立减)\s*[:：]?\s*¥\s?[\d,.]+"
+                       r"|¥\s?[\d,.]+\s*(?:off|立减)", re.I)
 OFFER = re.compile(r"offer|discount|\boff\b|coupon|优惠|立减|折", re.I)
 COMPARATIVE = re.compile(r"\b(?:more|less|cheaper|dearer)\b|贵|便宜|差价", re.I)
 # Not facts about the customer: the clock, and the next step of a refund (its
 # status says where it stands).
 SKIP = re.compile(r"^(?:it is now|现在是|next step|下一步)", re.I)
-POLICY = [  # (topic, words): one ledger line per topic, the newest answer wins
+POLICY = [  # (topic, words): one ledger item per topic, the newest answer wins
+    ("inspection", r"inspection|检测"),  # first: its answers mention refunds too
     ("refund time", r"business days?.*(?:refund|payment)|(?:refund|payment).*"
                     r"business days?|到账"),
-    ("return window", r"\b(?:7|seven)[- ]day|七天|7 ?天|无理由"),
     ("return shipping", r"return shipping|shipping (?:fee|cost)|运费"),
+    ("return window", r"\b(?:7|seven)[- ]day|七天|7 ?天|无理由"),
     ("warranty", r"warranty|guarantee|保修|质保"),
-    ("inspection", r"inspection|检测"),
 ]
 POLICIES = [(topic, re.compile(words, re.I)) for topic, words in POLICY]
+# What a policy answer says, tersely: its quantities (a period, a fee) and who or
+# what they depend on. "Returns without a reason are accepted within 7 days, …"
+# becomes "no reason 7 days": the ledger prefixes the topic ("returns").
+QUANTITY = re.compile(r"(?:\bno\s)?(?:¥\s?\d+(?:[–-]\d+)?|\d+(?:[–-]\d+)?[- ]?"
+                      r"(?:business days?|days?|years?|months?|weeks?|hours?)\b"
+                      r"|\d+(?:[–-]\d+)?\s?(?:个工作日|天|年|个月|周|小时))", re.I)
+QUALIFIERS = [  # (words, the short form kept)
+    (r"no reason|without (?:a )?reason", "no reason"), (r"无理由", "无理由"),
+    (r"not (?:a )?quality problems?|non-quality", "non-quality"),
+    (r"非质量问题", "非质量问题"), (r"\bbuyer\b", "buyer pays"), (r"买家", "买家承担"),
+    (r"\b(?:seller|we) pays?\b|\bfree\b", "free"), (r"卖家|包邮|免费", "免费")]
+QUALIFIER = [(re.compile(words, re.I), short) for words, short in QUALIFIERS]
 SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
 
 
@@ -104,8 +121,11 @@ def order_fields(text: str) -> dict[str, str]:
     if first and (status_of(first) or AMOUNT.search(first) or DATE.search(first)
                   or intents.TRACKING_ID.search(first)):
         first = ""  # no product on that line: its first field is another fact
-    found = {"product": first or product_of(text), "amount": _first(AMOUNT, text),
-             "status": status_of(text), "date": _first(DATE, text)}
+    product = first or product_of(text)
+    if product and intents.BRAND_PHRASE.fullmatch(product):  # the model name will do
+        product = (intents.products(product) or [product])[0]
+    found = {"product": product, "amount": _first(AMOUNT, text),
+             "status": status_of(text)}  # not its date: the status is what is asked
     return {k: v for k, v in found.items() if v} | tracking_of(text)
 
 
@@ -149,11 +169,17 @@ def read_sentence(s: str, context: dict[str, str]) -> list[Fact]:
     if OFFER_INTRO.match(s) and "product" in context:
         offer = OFFER_INTRO.sub("", s).rstrip("。.")
         return [Fact("product", context["product"], {"offer": offer})]
-    name, price = product_of(s), _first(AMOUNT, s)
+    name, price = product_of(s), _first(AMOUNT, PRICELESS.sub("", s))
+    if name and OFFER_LABEL.search(s) and not price:  # "… launch offer: ¥200 off"
+        short = intents.products(name)
+        context["product"] = short[0] if short else name
+        offer = OFFER_LABEL.split(s, maxsplit=1)[-1].strip(" .。")
+        return [Fact("product", context["product"], {"offer": offer})]
     if name and price and not COMPARATIVE.search(s):
         rest = s[s.find("¥", s.find(name)) :]  # after the price: its offer, if any
         rest = re.sub(r"^¥\s?[\d,.]+[\s,，(（]*", "", rest)
         offer = re.split(r"[)）;；]", rest)[0].strip(" .。")
+        offer = OFFER_LABEL.sub("", offer, count=1)  # "launch offer: ¥200" -> "¥200"
         found = {"price": price, "offer": offer if OFFER.search(offer) else None}
         short = intents.products(name)  # "S20 Pro" for "BitMall S20 Pro Robot Vacuum"
         context["product"] = short[0] if short else name
@@ -162,8 +188,16 @@ def read_sentence(s: str, context: dict[str, str]) -> list[Fact]:
     for topic, words in POLICIES:
         if words.search(s):
             text = re.sub(r"^[^:：]{0,12}[:：]\s*", "", s)
-            return [Fact("policy", topic, {"text": main_clause(text)})]
+            return [Fact("policy", topic, {"text": gist(text)})]
     return []
+
+
+def gist(text: str) -> str:
+    """A policy answer's conditions and quantities ("no reason 7 days"); an answer
+    with neither keeps its main clause."""
+    found = [short for words, short in QUALIFIER if words.search(text)]
+    found += [m.group().replace(" -", "-") for m in QUANTITY.finditer(text)]
+    return " ".join(dict.fromkeys(found)) or main_clause(text, 24)
 
 
 def main_clause(text: str, least: int = 30) -> str:

@@ -1,18 +1,33 @@
-"""The fact ledger: one line per entity or topic, merged by entity.
+"""The fact ledger: a line per order or refund, one for products, merged by entity.
 
 Introduced in notebook 04, used by summarize.py. A good summary is not a shorter
-transcript but a ledger: each line holds the newest fact known about one order,
-refund, product or policy (facts.py reads them). `Ledger` merges by entity: a newer
-field replaces an older one, an unchanged fact is never written twice, and a changed
-one moves to the end, so the oldest lines are the oldest news. The lines render in
-the language of the conversation, with its labels. Left out: ranking by importance
-(the memory's budget decides what goes, budget.py).
+transcript but a ledger: each line holds the newest fact known about one order or
+refund, and all the products and all the policy answers share one terse line each
+("Products: S20 Pro ¥2499 (¥200 off until …); AirX ¥399"), items separated by "; ",
+as a careful writer would note them (facts.py reads them). `Ledger` merges by
+entity: a newer field replaces an older one, an unchanged fact is never written
+twice, and a changed one moves to the end, so the oldest lines and items are the
+oldest news. Products and policies can be looked up again, so only the newest few
+stay. The lines render in the language of the conversation, with its labels, and
+`read_item` reads a shared line's items back. Left out: ranking by importance (the
+memory's budget decides what goes, budget.py).
 """
 
 from __future__ import annotations
 
-from .facts import STATUS, Fact
+import re
 
+from .facts import OFFER_LABEL, STATUS, Fact
+
+GROUPS = {  # kind -> (English, Chinese) label of the one line its facts share
+    "product": ("Products", "商品"), "policy": ("Policies", "规定")}
+# Catalogue facts the agent can look up again: only the newest few stay, enough for
+# "that one" and "the cheaper one". Orders and refunds, about this customer, all stay.
+KEPT = {"product": 3, "policy": 2}
+TOPICS = {  # policy topic -> (English, Chinese) label of its item
+    "return window": ("returns", "退货"), "return shipping": ("return shipping",
+    "退货运费"), "refund time": ("refunds", "退款到账"), "warranty": ("warranty",
+    "保修"), "inspection": ("quality problems", "质量问题检测")}
 LABELS = {  # kind -> (English, Chinese) label of its ledger line
     "order": ("Order", "订单"), "refund": ("Refund", "退款"),
     "product": ("Product", "商品"), "policy": ("Policy", "规定"),
@@ -39,7 +54,9 @@ class Ledger:
         # "SF123…" alone is no news after "SF Express SF123…": only new values count.
         news = {k: v for k, v in fact.fields.items() if v not in old.fields.get(k, "")}
         merged = old.fields | news
-        if merged != old.fields:  # newer status, tracking, price: replaces the old
+        # A newer status, tracking or price replaces the old. A product or policy
+        # said again is news too: the newest few of those are the ones that stay.
+        if merged != old.fields or (fact.kind in GROUPS and fact.fields):
             del self.facts[key]
             self.facts[key] = Fact(fact.kind, fact.key, merged)
 
@@ -52,7 +69,33 @@ class Ledger:
         self.facts = {k: f for k, f in self.facts.items() if f.kind != kind}
 
     def lines(self, zh: bool) -> list[str]:
-        return [render(f, zh) for f in self.facts.values()]
+        """One line per fact, except products and policies: one line per kind, where
+        its newest item is, items oldest first."""
+        facts = list(self.facts.values())
+        last = {f.kind: k for k, f in enumerate(facts)}
+        lines = []
+        for k, fact in enumerate(facts):
+            if fact.kind not in GROUPS:
+                lines.append(render(fact, zh))
+            elif last[fact.kind] == k:
+                kept = [f for f in facts if f.kind == fact.kind][-KEPT[fact.kind]:]
+                items = [item(f, zh) for f in kept]
+                colon, sep = ("：", "；") if zh else (": ", "; ")
+                lines.append(GROUPS[fact.kind][zh] + colon + sep.join(items))
+        return lines
+
+
+def item(fact: Fact, zh: bool) -> str:
+    """A product ("S20 Pro ¥2499 (¥200 off …)") or a policy ("returns 7 days")."""
+    f = fact.fields
+    if fact.kind == "policy":
+        label = TOPICS.get(fact.key)
+        return f"{label[zh]} {f.get('text', '')}" if label else f.get("text", "")
+    brackets = "（）" if zh else "()"
+    text = OFFER_LABEL.sub("", f.get("offer", ""), count=1)  # "launch offer: ¥200"
+    offer = f"{brackets[0]}{text}{brackets[1]}" if text else ""
+    named = " ".join(p for p in (fact.key, f.get("price", "")) if p)
+    return named + (offer if zh else f" {offer}".rstrip())
 
 
 def render(fact: Fact, zh: bool) -> str:
@@ -66,9 +109,6 @@ def render(fact: Fact, zh: bool) -> str:
     if "status" in f:
         name = f["status"]
         f["status"] = next((z for n, _, z in STATUS if n == name), name) if zh else name
-        if f.get("date") and name == "delivered":
-            f["status"] += f" {f.pop('date')}"
-    f.pop("date", None)  # a date without a delivery is the order date: not kept
     if f.get("status") not in ("in transit", "运输中"):
         f.pop("latest", None)  # the last event matters only while it travels
     if "order" in f:
@@ -77,3 +117,20 @@ def render(fact: Fact, zh: bool) -> str:
              "latest")
     parts = [f[k] for k in order if f.get(k)]
     return f"{LABELS[fact.kind][zh]} {fact.key}{colon}{sep.join(parts)}"
+
+
+PRODUCT_ITEM = re.compile(r"^(.+?)\s*(¥[\d,.]+)?\s*(?:[(（](.+)[)）])?$")
+TOPIC_LABELS = sorted(((label, topic) for topic, pair in TOPICS.items()
+                       for label in pair), key=lambda pair: -len(pair[0]))
+
+
+def read_item(kind: str, text: str) -> Fact:
+    """One item of a "Products:" or "Policies:" line back into its fact."""
+    if kind == "product":
+        match = PRODUCT_ITEM.match(text.strip())  # matches any non-empty text
+        name, price, offer = match.groups() if match else (text, None, None)
+        found = {"price": price, "offer": offer}
+        return Fact("product", name, {k: v for k, v in found.items() if v})
+    label, topic = next(((label, topic) for label, topic in TOPIC_LABELS
+                         if text.startswith(label + " ")), ("", text[:40]))
+    return Fact("policy", topic, {"text": text[len(label):].strip()})

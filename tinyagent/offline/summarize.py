@@ -2,14 +2,15 @@
 
 Introduced in notebook 00 (tour) and used from notebook 04 on. When a request offers
 no tools and its system prompt asks for a summary, the model writes what a good
-model writes: a fact ledger (ledger.py), one short line per entity or topic. The
-previous summary is read back into the ledger first, then the new messages update
-it: a newer status replaces an older one, a fact is never written twice, answered
-questions are dropped and the last unanswered one is kept as an open request. Text
-it does not recognise degrades to a short line that keeps its ids. A Chinese
-conversation gets Chinese labels. A system prompt that mentions JSON gets the
-structured seven-section object of notebook 07. Left out: a length cap (the memory's
-summarizer enforces its budget) and judging importance beyond the ledger's kinds.
+model writes: a fact ledger (ledger.py), one short line per order or refund, one
+for the products, one for the policy answers. The previous summary is read back
+into the ledger first, then the new messages update it: a newer status replaces an
+older one, a fact is never written twice, answered questions are dropped and the
+last unanswered one is kept as an open request. Text it does not recognise
+degrades to a short line that keeps its ids. A Chinese conversation gets Chinese
+labels. A system prompt that mentions JSON gets the structured seven-section object
+of notebook 07. Left out: a length cap (the memory's summarizer enforces its
+budget) and judging importance beyond the ledger's kinds.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
-from .ledger import LABELS, TEXT_KINDS, Ledger
+from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, read_item
 
 MAX_ITEMS, MAX_ITEM_CHARS = 6, 80  # per section of the JSON summary (Nexus design)
 
@@ -123,6 +124,7 @@ def _from_json(block: str) -> str:
 def read_previous(ledger: Ledger, block: str) -> None:
     """The previous summary back into the ledger, line by line, by its labels."""
     kinds = {label: kind for kind, pair in LABELS.items() for label in pair}
+    groups = {label: kind for kind, pair in GROUPS.items() for label in pair}
     for raw in _from_json(block).splitlines():
         line = raw.strip().removeprefix("- ").strip()
         if not line or NONE.match(line) or IDS_LINE.match(line):
@@ -130,7 +132,11 @@ def read_previous(ledger: Ledger, block: str) -> None:
         match = re.match(r"([^:：]{1,16}?)\s*[:：]\s*(.*)$", line)
         label, rest = (match.group(1), match.group(2)) if match else ("", line)
         kind = kinds.get(label) if kinds.get(label) in TEXT_KINDS else None
-        if kind == "policy":
+        group = groups.get(label)
+        if group:
+            facts = [read_item(group, part) for part in re.split(r"\s*[;；]\s*", rest)
+                     if part.strip()]
+        elif kind == "policy":
             facts = read_facts(rest) or [Fact("policy", rest[:40], {"text": rest})]
         elif kind:
             facts = [Fact(kind, rest, {"text": rest})]
