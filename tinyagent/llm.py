@@ -173,12 +173,16 @@ class LlmClient:
                                    "max_tokens": self.max_reply_tokens}
         if tools:  # some servers (llama.cpp) take a missing tool_choice as "none"
             request.update(tools=tools, tool_choice="auto")
+        import httpx
         import openai
 
         started = time.monotonic()
         try:  # only the HTTP exchange: a local bug must not read as a bad reply
-            raw = self.client.chat.completions.with_raw_response.create(**request)
-            body = raw.http_response.content
+            # The SDK's POST, with its retries, timeouts and errors. Its create() would
+            # first walk every message through its type definitions, three quarters
+            # of an offline call's time; these messages are plain JSON already.
+            body = self.client.post("/chat/completions", body=request,
+                                    cast_to=httpx.Response).content
         except openai.APIStatusError as exc:
             raise LlmError(f"model call failed: HTTP {exc.status_code} from "
                            f"{self._where()}: {_short(exc, self._secrets())}. "
