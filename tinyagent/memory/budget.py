@@ -1,9 +1,10 @@
 """The summary budget: a bounded memory must stay bounded, however long the chat.
 
 Introduced in notebook 04, section "When the summary is full". Every summary memory
-keeps its summary within `max_summary_tokens` (default 350 tokens, about the 1,400
-characters of the Nexus design). The budget is applied last, after the entity guard
-has appended the ids the model dropped, so those ids are inside it too.
+keeps its summary within `max_summary_tokens` (default 350 tokens, about 1,400
+characters: a page of notes, a small share of an 8,000-token prompt budget). The
+budget is applied last, after the entity guard has appended the ids the model
+dropped, so those ids are inside it too.
 
 When the summary is over budget, something must go, in this order:
 

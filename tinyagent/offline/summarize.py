@@ -24,7 +24,9 @@ from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
 from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, read_item
 
-MAX_ITEMS, MAX_ITEM_CHARS = 6, 80  # per section of the JSON summary (Nexus design)
+# Per section of the JSON summary: a structured summary stays readable, and bounded,
+# only if each of its sections is (notebook 07 sets the same caps on its side).
+MAX_ITEMS, MAX_ITEM_CHARS = 6, 80
 
 ENTRY = re.compile(r"^\[(user|assistant|tool|system)\]\s?(.*)$")
 PREVIOUS = re.compile(r"previous summary\s*:?|之前的摘要\s*[:：]?", re.I)
