@@ -41,20 +41,28 @@ MEMORIES = {"structured": IncrementalSummaryMemory,  # compresses inside the tur
             "background": BackgroundSummaryMemory}  # on a pool, after the turn
 
 
-def manager(store, memory: str = "structured") -> SessionManager:
+def manager(store, planted: int, memory: str = "structured") -> SessionManager:
+    """Sessions whose summary budget holds the `planted` order numbers of one session.
+
+    This test measures loss under concurrency, not eviction: with the default budget
+    the oldest numbers would be evicted on purpose once the summary is full
+    (notebook 04, "When the summary is full"). A number takes about 7 characters and
+    3 tokens on the summary's ids line."""
     return SessionManager(store, lambda: MEMORIES[memory](
-        OFFLINE, keep_recent_turns=2, batch_turns=2), "structured")
+        OFFLINE, keep_recent_turns=2, batch_turns=2,
+        max_summary_chars=1_000 + 8 * planted,
+        max_summary_tokens=200 + 4 * planted), "structured")
 
 
 def order_id(worker: int, turn: int) -> int:
     return 10000 + worker * 1000 + turn  # 5 digits, one per turn of each worker
 
 
-def worker(url: str, name: str, number: int, turns: int, memory: str, queue,
-           go) -> None:
+def worker(url: str, name: str, number: int, turns: int, planted: int, memory: str,
+           queue, go) -> None:
     """One process: `turns` agent turns on session `name`; reports its conflicts."""
     with open_store(url) as store:
-        session = manager(store, memory).load(name)
+        session = manager(store, planted, memory).load(name)
         agent = ReActAgent(OFFLINE, bitmall_tools(), memory=session, verbose=False)
         queue.put(0)  # ready
         go.wait()
@@ -68,9 +76,10 @@ def worker(url: str, name: str, number: int, turns: int, memory: str, queue,
 def run(url: str, workers: int, turns: int, shared: bool,
         memory: str = "structured") -> dict[str, float]:
     names = [f"load-{os.getpid()}-{'one' if shared else n}" for n in range(workers)]
+    planted = workers * turns if shared else turns  # order numbers in one session
     with open_store(url) as store:
         for name in sorted(set(names[:1] if shared else names)):
-            manager(store).create(name)
+            manager(store, planted).create(name)
     # Fork (where there is one) after a warm-up turn: the workers start with the
     # tokenizer and the model client loaded, and no connection is open to inherit.
     ReActAgent(OFFLINE, bitmall_tools(), verbose=False).run("Where is order 10000?")
@@ -78,7 +87,7 @@ def run(url: str, workers: int, turns: int, shared: bool,
     spawn = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     queue, go = spawn.Queue(), spawn.Event()
     procs = [spawn.Process(target=worker, args=(
-        url, names[0] if shared else names[n], n, turns, memory, queue, go))
+        url, names[0] if shared else names[n], n, turns, planted, memory, queue, go))
         for n in range(workers)]
     for proc in procs:
         proc.start()
@@ -100,7 +109,7 @@ def run(url: str, workers: int, turns: int, shared: bool,
             versions = [s.version for s in store.summaries(name)]
             duplicates += len(versions) - len(set(versions))
             memory = " ".join(m.content or "" for m in
-                              manager(store).load(name).messages())
+                              manager(store, planted).load(name).messages())
             forgotten += sum(str(i) not in memory for i in ids)
             store.delete_session(name)
     return {"turns": workers * turns, "seconds": seconds, "conflicts": conflicts,

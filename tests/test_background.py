@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tinyagent.llm import ChatResponse, LlmError
+from tinyagent.llm import ChatResponse, LlmClient, LlmError
 from tinyagent.messages import ChatMessage
 from tinyagent.production import BackgroundSummaryMemory, StructuredSummary
 
@@ -242,3 +242,12 @@ def test_a_process_exits_promptly_with_a_slow_compression_in_flight():
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert time.monotonic() - start < 20
+
+
+@pytest.mark.parametrize("budget", [120, 2_000])
+def test_the_summary_budget_reaches_the_summarizer(budget):
+    """BackgroundSummaryMemory takes the same summary budget as the memory it runs in
+    the background, and hands it to its summarizer."""
+    memory = BackgroundSummaryMemory(LlmClient(offline=True),
+                                     max_summary_tokens=budget)
+    assert memory.summarizer.max_tokens == budget

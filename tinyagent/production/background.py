@@ -27,6 +27,7 @@ from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
 from ..llm import SupportsChat
+from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from .incremental import IN_FLIGHT, Batch, IncrementalSummaryMemory, SummaryState
 from .structured import MAX_RENDER_CHARS
 
@@ -78,9 +79,11 @@ class BackgroundSummaryMemory(IncrementalSummaryMemory):
 
     def __init__(self, llm: SupportsChat, keep_recent_turns: int = 4,
                  batch_turns: int = 6, *, max_summary_chars: int = MAX_RENDER_CHARS,
+                 max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
                  executor: Executor | None = None) -> None:
         super().__init__(llm, keep_recent_turns, batch_turns,
-                         max_summary_chars=max_summary_chars)
+                         max_summary_chars=max_summary_chars,
+                         max_summary_tokens=max_summary_tokens)
         self.executor = executor or shared_executor()
         self.in_flight: Future[bool] | None = None  # the one running compression
 
