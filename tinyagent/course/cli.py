@@ -42,16 +42,17 @@ def demo(lang: str) -> int:
         return 2
     print(llm.describe())
     try:
-        run_demo(llm, SIX_TURNS[lang])
+        run_demo(llm, SIX_TURNS[lang], lang)
     except LlmError as exc:  # as chat does: one line, not a traceback
         say_error(exc)
         return 1
     return 0
 
 
-def run_demo(llm: LlmClient, turns: list[str]) -> None:
+def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
+    """Play `turns` without and with memory, over the store in `lang`."""
     print("\n== 1. No memory: every run() starts from scratch ==")
-    agent = ReActAgent(llm, bitmall_tools())
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), labels=lang)
     for text in turns[:2]:
         say_waiting(llm)
         agent.run(text)
@@ -59,7 +60,7 @@ def run_demo(llm: LlmClient, turns: list[str]) -> None:
     print("== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==")
     # notebook 05's sizes: this part replays that notebook's six turns
     memory = HybridChatMemory(llm, recent_size=6, summary_threshold=10)
-    agent = ReActAgent(llm, bitmall_tools(), memory=memory)
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, labels=lang)
     compressions = 0
     for text in turns:
         say_waiting(llm)

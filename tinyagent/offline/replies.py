@@ -9,7 +9,10 @@ English free text (event names, next steps) into Chinese.
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from .facts import STATUS
 
 Result = dict[str, Any]
 
@@ -19,6 +22,14 @@ STATUS_ZH = {"delivered": "已签收", "in transit": "运输中",
 ID_LABELS = {"refund": ("refund number", "退款编号"),
              "tracking": ("tracking number", "运单号"),
              "order": ("order number", "订单号")}
+
+
+def canonical(status: str) -> str:
+    """A status in either language as its English name ("已签收" -> "delivered"),
+    so the clerk reads a Chinese store's results as it reads an English one."""
+    if status.isascii():  # English already: kept as the store wrote it
+        return status
+    return next((name for name, words, _ in STATUS if words.search(status)), status)
 
 
 def say(lang: str, english: str, chinese: str) -> str:
@@ -92,7 +103,7 @@ def tool_error(lang: str, result: Result) -> str:
 
 def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
     product = info.get("product")
-    status = info.get("status") or track.get("status") or ""
+    status = canonical(info.get("status") or track.get("status") or "")
     carrier = info.get("carrier") or track.get("carrier")
     tracking = info.get("tracking_number") or track.get("tracking_number")
     events = [e for e in track.get("events") or () if isinstance(e, dict)]
@@ -123,7 +134,8 @@ def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
 
 
 def refund_done(lang: str, r: Result) -> str:
-    again = "already" in str(r.get("note", ""))  # the tool refuses a second refund
+    # the tool refuses a second refund, and says so in its note
+    again = bool(re.search(r"already|已申请", str(r.get("note", ""))))
     order, refund_id, amount = r.get("order_id"), r.get("refund_id"), r.get("amount")
     status = str(r.get("status", ""))
     english = ("A refund was already requested" if again
@@ -150,12 +162,15 @@ def refund_timing(lang: str, texts: list[str], order_id: str | None) -> str:
     return text
 
 
-def product_line(item: Result, features: bool = False) -> str:
-    line = f"{item.get('name')}: ¥{item.get('price')}"
+def product_line(item: Result, features: bool = False, lang: str = "en") -> str:
+    # full-width punctuation when the line is Chinese: a Chinese answer over a
+    # Chinese catalog (an English product name keeps the English marks)
+    zh = lang == "zh" and not str(item.get("name", "")).isascii()
+    line = f"{item.get('name')}{'：' if zh else ': '}¥{item.get('price')}"
     if item.get("offer"):
-        line += f" ({item['offer']})"
+        line += f"（{item['offer']}）" if zh else f" ({item['offer']})"
     if features and item.get("features"):
-        line += f"; {item['features']}"
+        line += f"{'；' if zh else '; '}{item['features']}"
     return line
 
 
@@ -163,7 +178,7 @@ def product_list(lang: str, items: list[Result], english: str, chinese: str) -> 
     if not items:
         return say(lang, "Sorry, I found no matching products.",
                    "抱歉，没有找到符合的商品。")
-    lines = "\n".join(f"- {product_line(item, features=True)}" for item in items)
+    lines = "\n".join(f"- {product_line(item, True, lang)}" for item in items)
     return say(lang, english, chinese) + "\n" + lines
 
 
@@ -176,8 +191,8 @@ def price(lang: str, item: Result) -> str:
 
 
 def compare(lang: str, a: Result, b: Result) -> str:
-    text = " ".join(product_line(i, features=True) + say(lang, ".", "。")
-                    for i in (a, b))
+    text = say(lang, " ", "").join(product_line(i, True, lang) + say(lang, ".", "。")
+                                   for i in (a, b))
     if isinstance(a.get("price"), int) and isinstance(b.get("price"), int):
         cheap, dear = sorted((a, b), key=lambda i: i["price"])
         gap = dear["price"] - cheap["price"]
