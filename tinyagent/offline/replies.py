@@ -162,10 +162,14 @@ def refund_timing(lang: str, texts: list[str], order_id: str | None) -> str:
     return text
 
 
+def chinese_line(lang: str, item: Result) -> bool:
+    """A Chinese answer over a Chinese catalog: its product lines read as Chinese
+    (an English product name keeps the English marks)."""
+    return lang == "zh" and not str(item.get("name", "")).isascii()
+
+
 def product_line(item: Result, features: bool = False, lang: str = "en") -> str:
-    # full-width punctuation when the line is Chinese: a Chinese answer over a
-    # Chinese catalog (an English product name keeps the English marks)
-    zh = lang == "zh" and not str(item.get("name", "")).isascii()
+    zh = chinese_line(lang, item)  # full-width punctuation, no spaces
     line = f"{item.get('name')}{'：' if zh else ': '}¥{item.get('price')}"
     if item.get("offer"):
         line += f"（{item['offer']}）" if zh else f" ({item['offer']})"
@@ -178,7 +182,10 @@ def product_list(lang: str, items: list[Result], english: str, chinese: str) -> 
     if not items:
         return say(lang, "Sorry, I found no matching products.",
                    "抱歉，没有找到符合的商品。")
-    lines = "\n".join(f"- {product_line(item, True, lang)}" for item in items)
+    # a Chinese line ends with "。", so each still reads as one sentence once a
+    # summary folds the list onto one line
+    lines = "\n".join(f"- {product_line(item, True, lang)}"
+                      + ("。" if chinese_line(lang, item) else "") for item in items)
     return say(lang, english, chinese) + "\n" + lines
 
 
