@@ -60,6 +60,7 @@ def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
     print("== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==")
     # notebook 05's sizes: this part replays that notebook's six turns
     memory = HybridChatMemory(llm, recent_size=6, summary_threshold=10)
+    memory.fence_lang = lang  # a Chinese dialog: the summary's fence in Chinese too
     agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, labels=lang)
     compressions = 0
     for text in turns:

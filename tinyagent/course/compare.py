@@ -54,6 +54,8 @@ def run_strategy_in(lang: str, llm: LlmClient, turns: Sequence[str], name: str,
     """run_strategy over the store in `lang` ("en" or "zh"). run_strategy itself
     stays the short English form that notebook 06 prints."""
     memory = make()
+    if hasattr(memory, "fence_lang"):  # a summary's fence in the store's language
+        memory.fence_lang = lang
     agent = ReActAgent(llm, bitmall_tools(lang=lang), max_tokens=max_tokens,
                        memory=memory, verbose=False)
     records: list[TurnRecord] = []
