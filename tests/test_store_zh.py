@@ -1,0 +1,156 @@
+"""The Chinese BitMall store, and a Chinese dialog over it that reads Chinese.
+
+bitmall_tools(lang="zh") is the English shop with Chinese words: the same ids,
+amounts and dates. The offline clerk answers from whatever the tools return, so a
+Chinese dialog over the Chinese store has Chinese answers, summaries, fence and
+trace, and summary memories still recall the refund number at turn 6.
+"""
+
+import ast
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tinyagent import LlmClient, ReActAgent, bitmall_tools
+from tinyagent.course.catalogue import SIX_TURNS, make_strategies
+from tinyagent.memory.summarizer import SUMMARY_FOOTER_ZH, SUMMARY_HEADER_ZH
+from tinyagent.messages import Role, ToolCall
+
+REFUND = "RF20260701001"
+CALLS = [("queryOrder", {"order_id": o}) for o in ("88231", "90417", "73820", "1")]
+CALLS += [("queryLogistics", {"order_id": o}) for o in ("88231", "90417", "73820")]
+CALLS += [("applyRefund", {"order_id": o})  # 88231 twice: "already requested"
+          for o in ("88231", "90417", "55107", "88231")]
+CALLS += [("searchKnowledge", {"query": q})
+          for q in ("refund time", "退款", "warranty", "火星")]
+CALLS += [("searchProducts", {"query": q}) for q in ("S20 Pro", "new robot vacuum",
+                                                     "offer", "耳机")]
+# What may stay in Latin letters in a Chinese text: ids, model names ("S20 Pro",
+# "AirX", "BandPro") and the trace's stop reason.
+ALLOWED = re.compile(r"RF\d{11}|[A-Z]{2}\d{10}|\b[A-Z]\d{1,3}(?: (?:Pro|Max|Lite))?\b"
+                     r"|\b[A-Z][a-z]+[A-Z][A-Za-z]*\b|\bSF\b|\btoken\b")
+
+
+def english_words(text: str) -> list[str]:
+    """Latin words left in `text` once ids and model names are taken out."""
+    return re.findall(r"[A-Za-z]{2,}", ALLOWED.sub(" ", text))
+
+
+def run_all(lang: str) -> list[dict]:
+    """Every call in CALLS on a fresh store in `lang`, as parsed JSON."""
+    tools = bitmall_tools(lang=lang)
+    return [json.loads(tools.run(ToolCall(f"c{i}", name, args)))
+            for i, (name, args) in enumerate(CALLS)]
+
+
+def shape(value: object) -> object:
+    """The numbers, ids and dates of a result: its texts replaced by "text"."""
+    if isinstance(value, dict):
+        return {k: shape(v) for k, v in value.items() if k != "reason"}
+    if isinstance(value, list):
+        return [shape(v) for v in value]
+    if isinstance(value, str) and not re.fullmatch(r"[\d: +-]+|RF\d+|[A-Z]{2}\d+",
+                                                    value):
+        return "text"
+    return value
+
+
+def test_the_chinese_store_has_the_english_ids_amounts_and_dates():
+    """Every tool gives the same ids, prices, amounts, dates and fields in Chinese."""
+    assert [shape(r) for r in run_all("zh")] == [shape(r) for r in run_all("en")]
+
+
+def test_the_chinese_store_speaks_chinese():
+    """No English word is left in the Chinese store's results, keys apart."""
+    texts = json.dumps([list(_values(r)) for r in run_all("zh")], ensure_ascii=False)
+    assert english_words(texts) == []
+
+
+def _values(value: object):
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _values(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _values(v)
+    elif isinstance(value, str):
+        yield value
+
+
+def test_an_unknown_store_language_is_refused():
+    """bitmall_tools(lang=...) accepts "en" and "zh" and names the bad value."""
+    with pytest.raises(ValueError, match="'fr'"):
+        bitmall_tools(lang="fr")
+
+
+@cache
+def dialog(strategy: str) -> tuple[list[str], str]:
+    """The Chinese six turns over the Chinese store: (answers, summary or "")."""
+    llm = LlmClient.from_env()
+    memory = make_strategies(llm)[strategy]()
+    if hasattr(memory, "fence_lang"):
+        memory.fence_lang = "zh"
+    agent = ReActAgent(llm, bitmall_tools(lang="zh"), memory=memory, verbose=False)
+    answers = [agent.run(text) for text in SIX_TURNS["zh"]]
+    held = memory.messages() if memory is not None else []
+    summary = "\n".join(m.content for m in held if m.role is Role.SYSTEM)
+    return answers, summary
+
+
+STRATEGIES = list(make_strategies(LlmClient.from_env()))
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_chinese_dialog_over_the_chinese_store_reads_chinese(strategy):
+    """No answer and no summary of the Chinese dialog holds an English word."""
+    answers, summary = dialog(strategy)
+    assert [english_words(a) for a in answers] == [[]] * len(answers)
+    assert english_words(summary) == []
+
+
+@pytest.mark.parametrize("strategy", [s for s in STRATEGIES
+                                      if s.startswith(("summary", "hybrid"))])
+def test_summary_memories_recall_the_refund_number_from_a_chinese_summary(strategy):
+    """Turn 6 gives the refund number, which the Chinese-fenced summary holds."""
+    answers, summary = dialog(strategy)
+    assert REFUND in answers[5]
+    assert summary.startswith(SUMMARY_HEADER_ZH) and summary.endswith(SUMMARY_FOOTER_ZH)
+    assert REFUND in summary and "88231" in summary and "SF1234567890" in summary
+
+
+def test_the_trace_of_a_chinese_run_has_chinese_labels(capsys):
+    """labels="zh": user, thought, call, result, stop and answer lines are labelled
+    in Chinese, and nothing says "step"."""
+    llm = LlmClient.from_env()
+    ReActAgent(llm, bitmall_tools(lang="zh"), labels="zh").run(SIX_TURNS["zh"][0])
+    out = capsys.readouterr().out
+    for label in ("[用户]", "[思考]", "[调用]", "[结果]", "[结束]", "[回复]"):
+        assert label in out
+    assert "step" not in out and "User:" not in out and "Agent:" not in out
+
+
+def test_auto_labels_follow_the_user(capsys):
+    """labels="auto": an English message gets the English trace, a Chinese one the
+    Chinese trace."""
+    agent = ReActAgent(LlmClient.from_env(), bitmall_tools(), labels="auto")
+    agent.run("Where is order 88231?")
+    assert capsys.readouterr().out.startswith("User: ")
+    agent.run("订单 88231 到哪了")
+    assert capsys.readouterr().out.startswith("[用户] ")
+
+
+def test_the_offline_model_imports_neither_the_store_nor_the_tools():
+    """No module of tinyagent/offline imports tinyagent.tools (store or tools)."""
+    offline = Path(__file__).parent.parent / "tinyagent" / "offline"
+    for path in offline.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [f"{'.' * node.level}{node.module or ''}"]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            assert not any("tools" in n or "store" in n for n in names), path
