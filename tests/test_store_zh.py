@@ -154,3 +154,27 @@ def test_the_offline_model_imports_neither_the_store_nor_the_tools():
             else:
                 continue
             assert not any("tools" in n or "store" in n for n in names), path
+
+
+OTHER_TURNS = ["订单 90417 到哪了", "订单 73820 发货了吗", "我要给 55107 退货",
+               "90417 也退了吧", "S20 Pro 和 S20 Max 有什么区别", "现在有什么优惠活动",
+               "扫地机保修多久", "退货运费谁出", "退款多久到账", "运单号是多少"]
+
+
+def test_another_chinese_dialog_keeps_every_id_in_a_chinese_summary():
+    """Other orders and phrasings: answers and summary stay Chinese, and the
+    summary keeps every order, refund and tracking number and each product's own
+    price and offer (a list of offers is not read as the last product's offer)."""
+    llm = LlmClient.from_env()
+    memory = make_strategies(llm)["hybrid 4/8"]()
+    memory.fence_lang = "zh"
+    agent = ReActAgent(llm, bitmall_tools(lang="zh"), memory=memory, verbose=False)
+    answers = [agent.run(text) for text in OTHER_TURNS]
+    summary = memory.messages()[0].content
+    assert [english_words(a) for a in answers] == [[]] * len(answers)
+    assert english_words(summary) == []
+    for number in ("90417", "73820", "55107", "RF20260701001", "RF20260701002",
+                   "YT5566778899"):
+        assert number in summary
+    products = next(line for line in summary.splitlines() if line.startswith("- 商品"))
+    assert "S20 Max ¥2999" in products and products.count("S20 Pro") == 1
