@@ -16,6 +16,7 @@ import pytest
 
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
 from tinyagent.course.catalogue import SIX_TURNS, make_strategies
+from tinyagent.course.cli import main
 from tinyagent.memory.summarizer import SUMMARY_FOOTER_ZH, SUMMARY_HEADER_ZH
 from tinyagent.messages import Role, ToolCall
 
@@ -178,3 +179,14 @@ def test_another_chinese_dialog_keeps_every_id_in_a_chinese_summary():
         assert number in summary
     products = next(line for line in summary.splitlines() if line.startswith("- 商品"))
     assert "S20 Max ¥2999" in products and products.count("S20 Pro") == 1
+
+
+@pytest.mark.parametrize("command", ["demo", "compare"])
+def test_the_cli_in_chinese_uses_the_chinese_store(command, capsys):
+    """`demo --lang zh` and `compare --lang zh` answer from the Chinese store; the
+    refund number comes back at turn 6."""
+    extra = ["--answers", "all"] if command == "compare" else []
+    assert main([command, "--lang", "zh", *extra]) == 0
+    out = capsys.readouterr().out
+    assert "比特严选 S" in out and "Robot Vacuum" not in out
+    assert REFUND in out
