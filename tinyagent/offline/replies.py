@@ -4,7 +4,7 @@ Introduced in notebook 00. Every function takes the language ("en" or "zh") and 
 parsed tool results, and states facts exactly as the results give them; a missing
 field is left out rather than guessed, because the clerk knows nothing of the store
 by itself. Left out: formatting beyond plain sentences, and translating the tools'
-English free text (event names, next steps) into Chinese.
+free text: a Chinese store (bitmall_tools(lang="zh")) gives Chinese texts itself.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ ID_LABELS = {"refund": ("refund number", "退款编号"),
 
 
 def canonical(status: str) -> str:
-    """A status in either language as its English name ("已签收" -> "delivered"),
-    so the clerk reads a Chinese store's results as it reads an English one."""
+    """A Chinese store's status as its English name ("已签收" -> "delivered")."""
     if status.isascii():  # English already: kept as the store wrote it
         return status
     return next((name for name, words, _ in STATUS if words.search(status)), status)
@@ -155,16 +154,24 @@ def refund_timing(lang: str, texts: list[str], order_id: str | None) -> str:
     if not texts:
         return say(lang, "Sorry, I couldn't find how long refunds take.",
                    "抱歉，没有查到退款到账的时间。")
-    text = say(lang, " ".join(texts), "根据我们的规定：" + " ".join(texts))
+    text = say(lang, " ".join(texts), "根据我们的规定：" + join(texts))
     if order_id:
-        text += say(lang, f" That applies to your refund for order {order_id}.",
-                    f" 您订单 {order_id} 的退款也是如此。")
+        text = say(lang, f"{text} That applies to your refund for order {order_id}.",
+                   join([text, f"您订单 {order_id} 的退款也是如此。"]))
+    return text
+
+
+def join(texts: list[str]) -> str:
+    """Sentences in a row: a space after an English one, none after a Chinese one."""
+    text = ""
+    for part in texts:
+        chinese_end = text.endswith(("。", "！", "？", "）"))
+        text += part if not text or chinese_end else f" {part}"
     return text
 
 
 def chinese_line(lang: str, item: Result) -> bool:
-    """A Chinese answer over a Chinese catalog: its product lines read as Chinese
-    (an English product name keeps the English marks)."""
+    """A Chinese answer over a Chinese catalog (an English name keeps ": " and "; ")."""
     return lang == "zh" and not str(item.get("name", "")).isascii()
 
 
@@ -236,7 +243,7 @@ def knowledge(lang: str, texts: list[str]) -> str:
     if not texts:
         return say(lang, "Sorry, I found no help article about that.",
                    "抱歉，没有找到相关的帮助说明。")
-    return " ".join(texts)
+    return join(texts)
 
 
 def now(lang: str, r: Result) -> str:
