@@ -18,7 +18,7 @@ from fake_server import (
 
 import tinyagent.course.bench
 from tinyagent.course.catalogue import SIX_TURNS
-from tinyagent.course.cli import main
+from tinyagent.course.cli import DEMO_LINES, main
 from tinyagent.memory import InMemoryChatMemory
 
 REFUND = "RF20260701001"
@@ -45,20 +45,21 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
     user, agent = ("User: ", "Agent: ") if lang == "en" else ("[用户] ", "[回复] ")
     stateless, hybrid, memory = re.split(r"^== ", out, flags=re.M)[1:]
     turns = SIX_TURNS[lang]
-    assert stateless.startswith("1. No memory")
+    headings = DEMO_LINES[lang]
+    assert stateless.startswith(headings[0].removeprefix("== "))
     asked = [line[len(user):] for line in stateless.splitlines()
              if line.startswith(user)]
     assert asked == turns[:2]
     assert stateless.index(f"{user}{turns[1]}") < stateless.index(
         f"{agent}{WHICH_ORDER[lang]}")
-    assert hybrid.startswith("2. Hybrid memory")
+    assert hybrid.startswith(headings[1].removeprefix("== "))
     asked = [line[len(user):] for line in hybrid.splitlines()
              if line.startswith(user)]
     assert asked == turns
     assert f"{agent}{WHICH_ORDER[lang]}" not in hybrid
-    assert "  memory: compression 1: older turns folded into the summary" in hybrid
+    assert headings[2].format(1, 7) in hybrid
     assert REFUND in hybrid[hybrid.index(f"{user}{turns[5]}"):]
-    assert memory.startswith("Memory after six turns")
+    assert memory.startswith(headings[3].removeprefix("== "))
     lines = memory.splitlines()[1:]
     assert [line[1:3] for line in lines] == [f"{i:>2}" for i in
                                              range(1, len(lines) + 1)]
