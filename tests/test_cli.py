@@ -18,7 +18,7 @@ from fake_server import (
 
 import tinyagent.course.bench
 from tinyagent.course.catalogue import SIX_TURNS
-from tinyagent.course.cli import main
+from tinyagent.course.cli import DEMO_LINES, main
 from tinyagent.memory import InMemoryChatMemory
 
 REFUND = "RF20260701001"
@@ -42,22 +42,24 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
     status, out = run_cli(["demo"] if lang == "en" else ["demo", "--lang", lang],
                           capsys)
     assert status == 0
+    user, agent = ("User: ", "Agent: ") if lang == "en" else ("[用户] ", "[回复] ")
     stateless, hybrid, memory = re.split(r"^== ", out, flags=re.M)[1:]
     turns = SIX_TURNS[lang]
-    assert stateless.startswith("1. No memory")
-    asked = [line[len("User: "):] for line in stateless.splitlines()
-             if line.startswith("User: ")]
+    headings = DEMO_LINES[lang]
+    assert stateless.startswith(headings[0].removeprefix("== "))
+    asked = [line[len(user):] for line in stateless.splitlines()
+             if line.startswith(user)]
     assert asked == turns[:2]
-    assert stateless.index(f"User: {turns[1]}") < stateless.index(
-        f"Agent: {WHICH_ORDER[lang]}")
-    assert hybrid.startswith("2. Hybrid memory")
-    asked = [line[len("User: "):] for line in hybrid.splitlines()
-             if line.startswith("User: ")]
+    assert stateless.index(f"{user}{turns[1]}") < stateless.index(
+        f"{agent}{WHICH_ORDER[lang]}")
+    assert hybrid.startswith(headings[1].removeprefix("== "))
+    asked = [line[len(user):] for line in hybrid.splitlines()
+             if line.startswith(user)]
     assert asked == turns
-    assert f"Agent: {WHICH_ORDER[lang]}" not in hybrid
-    assert "  memory: compression 1: older turns folded into the summary" in hybrid
-    assert REFUND in hybrid[hybrid.index(f"User: {turns[5]}"):]
-    assert memory.startswith("Memory after six turns")
+    assert f"{agent}{WHICH_ORDER[lang]}" not in hybrid
+    assert headings[2].format(1, 7) in hybrid
+    assert REFUND in hybrid[hybrid.index(f"{user}{turns[5]}"):]
+    assert memory.startswith(headings[3].removeprefix("== "))
     lines = memory.splitlines()[1:]
     assert [line[1:3] for line in lines] == [f"{i:>2}" for i in
                                              range(1, len(lines) + 1)]
@@ -274,7 +276,7 @@ def test_an_answer_that_cannot_be_saved_is_shown_then_reported(monkeypatch, caps
 def test_an_unexpected_error_is_one_line_unless_debugging(monkeypatch, capsys):
     """An error no command expected: exit 1 and one line naming it; with
     TINYAGENT_DEBUG=1 it propagates, traceback and all."""
-    def broken():
+    def broken(**options):
         raise RuntimeError("disk on fire")
     monkeypatch.setattr("tinyagent.course.cli.bitmall_tools", broken)
     monkeypatch.delenv("TINYAGENT_DEBUG", raising=False)

@@ -7,7 +7,8 @@ not change. Four guards stop a turn that goes wrong: max steps, repeated call
 (`same_calls`), token budget and no progress (`no_progress`). Two more keep a
 misbehaving model in bounds: an empty reply is never taken as the answer, and one
 step runs at most `max_tool_calls_per_step` tools. Left out: streaming, parallel
-tool execution and human approval of tool calls.
+tool execution and human approval of tool calls. The verbose trace's labels are
+English unless `labels="zh"` (or "auto": in the language of each user message).
 """
 
 from __future__ import annotations
@@ -36,6 +37,15 @@ TOO_MANY_CALLS = ("{count} more tool calls were not run: at most {limit} a step.
                   "for them in the next step if they are still needed.")
 CUT_NOTE = ("[cut off: the reply reached its length limit]",
             "［回复达到长度上限，已截断］")
+# The verbose trace's labels, English or Chinese: "{n}" is the step number.
+LABELS = ({"user": "User: ", "thought": "  step {n} thought: ",
+           "call": "  step {n} call:    ", "result": "  step {n} result:  ",
+           "stop": "  stop: {reason} after {calls} model call{s}; "
+                   "prompt tokens {tokens}",
+           "agent": "Agent: "},
+          {"user": "[用户] ", "thought": "  [思考] ", "call": "  [调用] ",
+           "result": "  [结果] ", "agent": "[回复] ",
+           "stop": "  [结束] {reason}：{calls} 次模型调用；提示 token {tokens}"})
 
 
 class TurnNotSavedError(RuntimeError):
@@ -82,13 +92,17 @@ class ReActAgent:
                  max_tokens: int = 8000, memory: ChatMemory | None = None,
                  verbose: bool = True, *, system_prompt: str = SYSTEM_PROMPT,
                  remember_tool_calls: bool = False,
-                 max_tool_calls_per_step: int = 8) -> None:
+                 max_tool_calls_per_step: int = 8, labels: str = "en") -> None:
         check_size("max_steps", max_steps, 1, "one model call")
         check_size("max_tokens", max_tokens, 1, "a budget of prompt tokens")
         check_size("max_tool_calls_per_step", max_tool_calls_per_step, 1,
                    "one tool call")
+        if labels not in ("en", "zh", "auto"):
+            raise ValueError(f"labels must be 'en', 'zh' or 'auto', got {labels!r}")
+        self.labels_lang = labels  # "auto": the trace follows each user message
         self.llm, self.tools, self.memory = llm, tools, memory
         self.max_steps, self.max_tokens, self.verbose = max_steps, max_tokens, verbose
+        self.labels = LABELS[labels == "zh"]
         # A model may ask for 2,000 refunds in one reply; the rest are refused.
         self.max_tool_calls_per_step = max_tool_calls_per_step
         self.system_prompt = system_prompt
@@ -129,7 +143,9 @@ class ReActAgent:
         schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
         previous_calls: list[ToolCall] | None = None
         repeats = 0
-        self._say(f"User: {text}")
+        if self.labels_lang == "auto":
+            self.labels = LABELS[is_chinese(text)]
+        self._say(f"{self.labels['user']}{text}")
         for number in range(1, self.max_steps + 1):
             tokens = count_messages_tokens(messages) + tools_tokens
             # Checked before every model call: a request past the budget would be
@@ -181,9 +197,10 @@ class ReActAgent:
         self.last_trace = trace  # set first: the answer is known even if saving fails
         self._remember(messages[turn_start:], trace.answer)
         calls = len(trace.prompt_tokens)
-        self._say(f"  stop: {reason} after {calls} model call{'s' * (calls != 1)}"
-                  f"; prompt tokens {trace.prompt_tokens}")
-        self._say(f"Agent: {trace.answer}")
+        self._say(self.labels["stop"].format(reason=reason, calls=calls,
+                                             s="s" * (calls != 1),
+                                             tokens=trace.prompt_tokens))
+        self._say(f"{self.labels['agent']}{trace.answer}")
         return trace.answer
 
     def _apology(self, reason: str, question: str, tokens: int) -> str:
@@ -214,10 +231,12 @@ class ReActAgent:
     def _say_step(self, number: int, step: Step) -> None:
         if not self.verbose:
             return
+        label = {k: self.labels[k].format(n=number)
+                 for k in ("thought", "call", "result")}
         if step.thought.strip():
-            print(f"  step {number} thought: {step.thought.strip()}")
+            print(f"{label['thought']}{step.thought.strip()}")
         for call, result in zip(step.tool_calls, step.results, strict=True):
             args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}"
                              for k, v in call.arguments.items())
-            print(f"  step {number} call:    {call.name}({args})")
-            print(f"  step {number} result:  {clip(result, 110)}")
+            print(f"{label['call']}{call.name}({args})")
+            print(f"{label['result']}{clip(result, 110)}")

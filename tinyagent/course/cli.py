@@ -42,34 +42,48 @@ def demo(lang: str) -> int:
         return 2
     print(llm.describe())
     try:
-        run_demo(llm, SIX_TURNS[lang])
+        run_demo(llm, SIX_TURNS[lang], lang)
     except LlmError as exc:  # as chat does: one line, not a traceback
         say_error(exc)
         return 1
     return 0
 
 
-def run_demo(llm: LlmClient, turns: list[str]) -> None:
-    print("\n== 1. No memory: every run() starts from scratch ==")
-    agent = ReActAgent(llm, bitmall_tools())
+DEMO_LINES = {  # the demo's own lines, in the language of its dialog
+    "en": ("== 1. No memory: every run() starts from scratch ==",
+           "== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==",
+           "  memory: compression {0}: older turns folded into the summary, {1} "
+           "messages held now", "== Memory after six turns =="),
+    "zh": ("== 1. 没有记忆：每次 run() 都从零开始 ==",
+           "== 2. 混合记忆（recent_size=6，summary_threshold=10）==",
+           "  记忆：第 {0} 次压缩，较早的轮次并入摘要，现存 {1} 条消息",
+           "== 六轮之后的记忆 =="),
+}
+
+
+def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
+    """Play `turns` without and with memory, over the store in `lang`."""
+    stateless, hybrid, compressed, after = DEMO_LINES[lang]
+    print(f"\n{stateless}")
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), labels=lang)
     for text in turns[:2]:
         say_waiting(llm)
         agent.run(text)
         print()
-    print("== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==")
+    print(hybrid)
     # notebook 05's sizes: this part replays that notebook's six turns
     memory = HybridChatMemory(llm, recent_size=6, summary_threshold=10)
-    agent = ReActAgent(llm, bitmall_tools(), memory=memory)
+    memory.fence_lang = lang  # a Chinese dialog: the summary's fence in Chinese too
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, labels=lang)
     compressions = 0
     for text in turns:
         say_waiting(llm)
         agent.run(text)
         if getattr(memory, "compression_count", 0) > compressions:
             compressions = getattr(memory, "compression_count", 0)
-            print(f"  memory: compression {compressions}: older turns folded into "
-                  f"the summary, {len(memory.messages())} messages held now")
+            print(compressed.format(compressions, len(memory.messages())))
         print()
-    print("== Memory after six turns ==")
+    print(after)
     print_memory(memory)
 
 

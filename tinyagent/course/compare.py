@@ -6,7 +6,8 @@ numbers restart at RF20260701001) and a fresh memory, plays the script, and reco
 per turn the answer, the prompt tokens of every model call, the tokens memory holds
 and what the summarizer cost. The result, a `Comparison`, prints as text tables and
 shows as HTML in a notebook (comparison.py); plots and the planted-fact evaluation
-are in evaluation.py. Left out: latency, and parallel runs.
+are in evaluation.py. `compare(..., lang="zh")` plays over the Chinese store.
+Left out: latency, and parallel runs.
 """
 
 from __future__ import annotations
@@ -47,14 +48,40 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
     return StrategyRun(name, records, memory)
 
 
+def run_strategy_in(lang: str, llm: LlmClient, turns: Sequence[str], name: str,
+                    make: MemoryFactory, *, max_tokens: int = 8000,
+                    progress: Progress | None = None) -> StrategyRun:
+    """run_strategy over the store in `lang` ("en" or "zh"). run_strategy itself
+    stays the short English form that notebook 06 prints."""
+    memory = make()
+    if hasattr(memory, "fence_lang"):  # a summary's fence in the store's language
+        memory.fence_lang = lang
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), max_tokens=max_tokens,
+                       memory=memory, verbose=False)
+    records: list[TurnRecord] = []
+    before: dict[str, int] = {}
+    for number, text in enumerate(turns, 1):
+        answer = agent.run(text)
+        held = memory.messages() if memory is not None else []
+        after = getattr(memory, "stats", dict)()
+        extra = [after.get(k, 0) - before.get(k, 0) for k in SUMMARIZER_STATS]
+        records.append(TurnRecord(text, answer, tuple(agent.last_trace.prompt_tokens),
+                                  sum(map(count_message_tokens, held)), *extra))
+        before = after
+        if progress:
+            progress(name, number, len(turns))
+    return StrategyRun(name, records, memory)
+
+
 def compare(llm: LlmClient, turns: Sequence[str] | None = None,
-            strategies: Mapping[str, MemoryFactory] | None = None, **options: Any
-            ) -> Comparison:
-    """Every strategy on one script (default: the six-turn demo in English); options
-    go to `run_strategy`. `strategies`: {label: factory}, or `make_strategies(llm)`."""
-    turns = list(SIX_TURNS["en"] if turns is None else turns)
+            strategies: Mapping[str, MemoryFactory] | None = None, *,
+            lang: str = "en", **options: Any) -> Comparison:
+    """Every strategy on one script (default: the six-turn demo in `lang`) over the
+    store in `lang`; options go to `run_strategy`. `strategies`: {label: factory},
+    or `make_strategies(llm)`."""
+    turns = list(SIX_TURNS[lang] if turns is None else turns)
     if not turns:
         raise ValueError("the script is empty: give at least one user message")
     chosen = make_strategies(llm) if strategies is None else strategies
-    return Comparison([run_strategy(llm, turns, name, make, **options)
+    return Comparison([run_strategy_in(lang, llm, turns, name, make, **options)
                        for name, make in chosen.items()])

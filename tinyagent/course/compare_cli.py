@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{llm.describe()}\nStrategies: {', '.join(chosen)}; {len(turns)} "
               "turns.\n")
         result = compare(llm, turns, chosen,
-                         progress=_progress if sys.stderr.isatty() else None)
+                         progress=_progress if sys.stderr.isatty() else None,
+                         lang=args.lang)
     except (OSError, ValueError, LlmError) as exc:  # a bad file or name; a failed call
         print(f"error: {exc}", file=sys.stderr)
         return 1 if isinstance(exc, LlmError) else 2

@@ -16,7 +16,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..memory.summarizer import SUMMARY_HEADER
+from ..memory.summarizer import FENCES
 from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens, count_tokens
 
@@ -67,7 +67,8 @@ def _added(message: ChatMessage, width: int) -> list[Row]:
     system prompt (providers reject a second system message later on), so a system
     message that holds the summary's fence is drawn as two rows: prompt, summary."""
     tokens = count_message_tokens(message)
-    at = message.content.find(SUMMARY_HEADER)
+    at = min((i for header, _ in FENCES if (i := message.content.find(header)) >= 0),
+             default=-1)
     if message.role is not Role.SYSTEM or at < 0:
         return [Row(message.role.value, _text(message, width), tokens, "added")]
     summary = ChatMessage.system(message.content[at:])
@@ -80,7 +81,8 @@ def _added(message: ChatMessage, width: int) -> list[Row]:
 
 
 def _status(message: ChatMessage, in_request: bool) -> str:
-    if message.role is Role.SYSTEM and message.content.startswith(SUMMARY_HEADER):
+    if message.role is Role.SYSTEM and message.content.startswith(
+            tuple(header for header, _ in FENCES)):
         return "summary"
     return "sent" if in_request else "dropped"
 

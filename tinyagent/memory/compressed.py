@@ -67,6 +67,9 @@ class CompressedMemory(BaseChatMemory):
         # let one compression at a time run per conversation (notebook 07).
         self.flight_key: Hashable | None = None
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
+        # The fence's language: "zh" for a Chinese dialog (the summary itself is in
+        # the dialog's language already).
+        self.fence_lang = "en"
         self.clear()
 
     @property
@@ -76,7 +79,7 @@ class CompressedMemory(BaseChatMemory):
 
     def _set_summary(self, text: str | None) -> None:
         """The one place the summary is written."""
-        self._summary = summary_message(text) if text else None
+        self._summary = summary_message(text, self.fence_lang) if text else None
 
     def _held_past(self, limit: int) -> bool:
         """Whether `limit` messages, or `threshold_tokens` tokens, are held."""

@@ -35,9 +35,14 @@ STATUSES = [
 STATUS = [(name, re.compile(words, re.I), zh) for name, words, zh in STATUSES]
 CARRIER = re.compile(r"(?:carrier|courier|\bvia|承运商|快递)\s*[:：]?\s*"
                      r"([^,，;；.。]+)", re.I)
-CARRIER_BEFORE = re.compile(r"((?:[A-Z][\w-]*\s){1,3})$")  # "SF Express " + id
+# "SF Express " or "顺丰速运 " just before the id: a Chinese carrier's name ends
+# in the kind of service it is
+CARRIER_BEFORE = re.compile(r"((?:[A-Z][\w-]*\s){1,3}"
+                            r"|[\u4e00-\u9fff]{1,6}(?:速运|速递|快递|快运|物流|邮政)\s?)$")
 LATEST = re.compile(r"^(?:latest update|最新物流)\s*[:：]\s*", re.I)
-OFFER_INTRO = re.compile(r"^(?:current offer|当前优惠)\s*[:：]\s*", re.I)
+# "Current offer: …" continues the product just named; a list after it ("当前优惠：
+# - …", the Chinese for "Current offers:") names its own products.
+OFFER_INTRO = re.compile(r"^(?:current offer|当前优惠)\s*[:：](?!\s*-)\s*", re.I)
 OFFER_LABEL = re.compile(r"\b[\w -]{0,20}(?:offer|优惠)\s*[:：]\s*", re.I)
 # An amount that is a discount, not a price: "offer: ¥200 off", "立减 ¥200".
 PRICELESS = re.compile(r"(?:offer|优惠|立减)\s*[:：]?\s*¥\s?[\d,.]+"

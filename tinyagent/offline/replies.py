@@ -4,12 +4,15 @@ Introduced in notebook 00. Every function takes the language ("en" or "zh") and 
 parsed tool results, and states facts exactly as the results give them; a missing
 field is left out rather than guessed, because the clerk knows nothing of the store
 by itself. Left out: formatting beyond plain sentences, and translating the tools'
-English free text (event names, next steps) into Chinese.
+free text: a Chinese store (bitmall_tools(lang="zh")) gives Chinese texts itself.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from .facts import STATUS
 
 Result = dict[str, Any]
 
@@ -19,6 +22,13 @@ STATUS_ZH = {"delivered": "已签收", "in transit": "运输中",
 ID_LABELS = {"refund": ("refund number", "退款编号"),
              "tracking": ("tracking number", "运单号"),
              "order": ("order number", "订单号")}
+
+
+def canonical(status: str) -> str:
+    """A Chinese store's status as its English name ("已签收" -> "delivered")."""
+    if status.isascii():  # English already: kept as the store wrote it
+        return status
+    return next((name for name, words, _ in STATUS if words.search(status)), status)
 
 
 def say(lang: str, english: str, chinese: str) -> str:
@@ -92,7 +102,7 @@ def tool_error(lang: str, result: Result) -> str:
 
 def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
     product = info.get("product")
-    status = info.get("status") or track.get("status") or ""
+    status = canonical(info.get("status") or track.get("status") or "")
     carrier = info.get("carrier") or track.get("carrier")
     tracking = info.get("tracking_number") or track.get("tracking_number")
     events = [e for e in track.get("events") or () if isinstance(e, dict)]
@@ -123,7 +133,8 @@ def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
 
 
 def refund_done(lang: str, r: Result) -> str:
-    again = "already" in str(r.get("note", ""))  # the tool refuses a second refund
+    # the tool refuses a second refund, and says so in its note
+    again = bool(re.search(r"already|已申请", str(r.get("note", ""))))
     order, refund_id, amount = r.get("order_id"), r.get("refund_id"), r.get("amount")
     status = str(r.get("status", ""))
     english = ("A refund was already requested" if again
@@ -143,19 +154,34 @@ def refund_timing(lang: str, texts: list[str], order_id: str | None) -> str:
     if not texts:
         return say(lang, "Sorry, I couldn't find how long refunds take.",
                    "抱歉，没有查到退款到账的时间。")
-    text = say(lang, " ".join(texts), "根据我们的规定：" + " ".join(texts))
+    text = say(lang, " ".join(texts), "根据我们的规定：" + join(texts))
     if order_id:
-        text += say(lang, f" That applies to your refund for order {order_id}.",
-                    f" 您订单 {order_id} 的退款也是如此。")
+        text = say(lang, f"{text} That applies to your refund for order {order_id}.",
+                   join([text, f"您订单 {order_id} 的退款也是如此。"]))
     return text
 
 
-def product_line(item: Result, features: bool = False) -> str:
-    line = f"{item.get('name')}: ¥{item.get('price')}"
+def join(texts: list[str]) -> str:
+    """Sentences in a row: a space after an English one, none after a Chinese one."""
+    text = ""
+    for part in texts:
+        chinese_end = text.endswith(("。", "！", "？", "）"))
+        text += part if not text or chinese_end else f" {part}"
+    return text
+
+
+def chinese_line(lang: str, item: Result) -> bool:
+    """A Chinese answer over a Chinese catalog (an English name keeps ": " and "; ")."""
+    return lang == "zh" and not str(item.get("name", "")).isascii()
+
+
+def product_line(item: Result, features: bool = False, lang: str = "en") -> str:
+    zh = chinese_line(lang, item)  # full-width punctuation, no spaces
+    line = f"{item.get('name')}{'：' if zh else ': '}¥{item.get('price')}"
     if item.get("offer"):
-        line += f" ({item['offer']})"
+        line += f"（{item['offer']}）" if zh else f" ({item['offer']})"
     if features and item.get("features"):
-        line += f"; {item['features']}"
+        line += f"{'；' if zh else '; '}{item['features']}"
     return line
 
 
@@ -163,7 +189,10 @@ def product_list(lang: str, items: list[Result], english: str, chinese: str) -> 
     if not items:
         return say(lang, "Sorry, I found no matching products.",
                    "抱歉，没有找到符合的商品。")
-    lines = "\n".join(f"- {product_line(item, features=True)}" for item in items)
+    # a Chinese line ends with "。", so each still reads as one sentence once a
+    # summary folds the list onto one line
+    lines = "\n".join(f"- {product_line(item, True, lang)}"
+                      + ("。" if chinese_line(lang, item) else "") for item in items)
     return say(lang, english, chinese) + "\n" + lines
 
 
@@ -176,8 +205,8 @@ def price(lang: str, item: Result) -> str:
 
 
 def compare(lang: str, a: Result, b: Result) -> str:
-    text = " ".join(product_line(i, features=True) + say(lang, ".", "。")
-                    for i in (a, b))
+    text = say(lang, " ", "").join(product_line(i, True, lang) + say(lang, ".", "。")
+                                   for i in (a, b))
     if isinstance(a.get("price"), int) and isinstance(b.get("price"), int):
         cheap, dear = sorted((a, b), key=lambda i: i["price"])
         gap = dear["price"] - cheap["price"]
@@ -214,7 +243,7 @@ def knowledge(lang: str, texts: list[str]) -> str:
     if not texts:
         return say(lang, "Sorry, I found no help article about that.",
                    "抱歉，没有找到相关的帮助说明。")
-    return " ".join(texts)
+    return join(texts)
 
 
 def now(lang: str, r: Result) -> str:

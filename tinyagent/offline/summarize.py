@@ -57,7 +57,7 @@ def is_summary_request(messages: list[dict[str, Any]],
         return False
     system = next((m for m in messages if m.get("role") == "system"), None)
     content = (system or {}).get("content") or ""
-    instructions = content.split("[Conversation summary")[0]
+    instructions = re.split(r"\[Conversation summary|\[对话摘要", content)[0]
     return re.search(r"summar|总结|摘要", instructions, re.I) is not None
 
 

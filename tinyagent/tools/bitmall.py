@@ -7,7 +7,7 @@ shop's registry, so every agent starts from the same store. Each tool returns JS
 text, the form a real tool API would give, so the model (offline or real) reads facts
 only from tool results. An unknown order is a clear "not found" result, not an
 exception. Left out: payments, stock, addresses and authentication; refunds are
-recorded in memory only.
+recorded in memory only. `lang="zh"` serves the same shop in Chinese (store_zh.py).
 """
 
 from __future__ import annotations
@@ -17,10 +17,26 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
+from . import store_zh
 from .registry import Tool, ToolRegistry
 from .store import EVENTS, FIXED_NOW, KNOWLEDGE, ORDERS, PRODUCTS
 
 RETURN_WINDOW_DAYS = 7  # no-reason returns: 7 days from the day after delivery
+TEXTS = {  # the tools' own sentences; the Chinese ones are in store_zh.py
+    "not_found": "order {0} not found",
+    "hint": "order numbers have 5 digits; please check the number",
+    "not_shipped": "not shipped yet: orders ship within 48 hours of payment",
+    "already": "a refund was already requested",
+    "approved": "approved", "pending": "pending inspection",
+    "cancelled_step": "order cancelled before delivery; the refund goes back to the "
+                      "original payment method",
+    "return_step": "7-day return: send the item back with its main accessories; "
+                   "return shipping ¥10–15 unless it is a quality problem",
+    "quality_step": "past the 7-day window, handled as a quality problem: "
+                    "after-sales inspection within 1–3 business days, then the refund",
+    "no_article": "no help article matches {0!r}",
+    "no_product": "no product matches {0!r}",
+}
 
 
 def _words(text: str) -> set[str]:
@@ -42,16 +58,23 @@ def _matches(query: str, keywords: str) -> int:
 class BitMall:
     """One shop: a fresh copy of the orders, the refunds made, and a clock."""
 
-    def __init__(self, clock: Callable[[], datetime] = lambda: FIXED_NOW
-                 ) -> None:
+    def __init__(self, clock: Callable[[], datetime] = lambda: FIXED_NOW,
+                 lang: str = "en") -> None:
+        if lang not in ("en", "zh"):
+            raise ValueError(f"unknown store language {lang!r}: use 'en' or 'zh'")
         self.clock = clock  # the store's fixed "now", so refund numbers repeat
-        self.orders = copy.deepcopy(ORDERS)  # order_id -> order record
+        zh = lang == "zh"
+        self.text = store_zh.TEXTS if zh else TEXTS
+        # order_id -> order record: a fresh copy, so one shop's refund stays its own
+        self.orders = store_zh.orders() if zh else copy.deepcopy(ORDERS)
+        self.events = store_zh.events() if zh else EVENTS
+        self.products = store_zh.products() if zh else PRODUCTS
+        self.knowledge = store_zh.knowledge() if zh else KNOWLEDGE
         self.refunds: dict[str, dict] = {}  # order_id -> refund record
 
-    @staticmethod
-    def not_found(order_id: str) -> dict:
-        return {"error": f"order {order_id} not found",
-                "hint": "order numbers have 5 digits; please check the number"}
+    def not_found(self, order_id: str) -> dict:
+        return {"error": self.text["not_found"].format(order_id),
+                "hint": self.text["hint"]}
 
     def query_order(self, order_id: str) -> dict:
         order = self.orders.get(order_id.strip())
@@ -63,12 +86,12 @@ class BitMall:
         if order_id not in self.orders:
             return self.not_found(order_id)
         order = self.orders[order_id]
-        events = [{"time": t, "event": e} for t, e in EVENTS.get(order_id, [])]
+        events = [{"time": t, "event": e} for t, e in self.events.get(order_id, [])]
         result = {"order_id": order_id, "carrier": order["carrier"],
                   "tracking_number": order["tracking_number"],
                   "status": order["status"], "events": events}
         if not events:
-            result["note"] = "not shipped yet: orders ship within 48 hours of payment"
+            result["note"] = self.text["not_shipped"]
         return result
 
     def apply_refund(self, order_id: str, reason: str = "") -> dict:
@@ -76,57 +99,53 @@ class BitMall:
         if order_id not in self.orders:
             return self.not_found(order_id)
         if order_id in self.refunds:  # asking twice must not create a second refund
-            return {**self.refunds[order_id], "note": "a refund was already requested"}
+            return {**self.refunds[order_id], "note": self.text["already"]}
         order, today = self.orders[order_id], self.clock().date()
         if order["delivered"] is None:
-            status, step = "approved", ("order cancelled before delivery; the refund "
-                                        "goes back to the original payment method")
+            status, step = "approved", "cancelled_step"
         elif today <= date.fromisoformat(order["delivered"]) + timedelta(
                 days=RETURN_WINDOW_DAYS):
-            status, step = "approved", (
-                "7-day return: send the item back with its main accessories; return "
-                "shipping ¥10–15 unless it is a quality problem")
+            status, step = "approved", "return_step"
         else:
-            status, step = "pending inspection", (
-                "past the 7-day window, handled as a quality problem: after-sales "
-                "inspection within 1–3 business days, then the refund")
+            status, step = "pending", "quality_step"
         refund_id = f"RF{today:%Y%m%d}{len(self.refunds) + 1:03d}"
         self.refunds[order_id] = {"refund_id": refund_id, "order_id": order_id,
-                                  "amount": order["price"], "status": status,
-                                  "next_step": step, "reason": reason}
+                                  "amount": order["price"],
+                                  "status": self.text[status],
+                                  "next_step": self.text[step], "reason": reason}
         return self.refunds[order_id]
 
     def search_knowledge(self, query: str) -> dict:
         scored = [(_matches(query, a["keywords"] + " " + a["topic"]), i, a)
-                  for i, a in enumerate(KNOWLEDGE)]
+                  for i, a in enumerate(self.knowledge)]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))[:3]
         results = [{"topic": a["topic"], "text": a["text"]} for _, _, a in best]
         return {"results": results} if results else {
-            "results": [], "note": f"no help article matches {query!r}"}
+            "results": [], "note": self.text["no_article"].format(query)}
 
     def get_current_time(self) -> dict:
         return {"now": self.clock().strftime("%Y-%m-%d %H:%M:%S %z")[:-2] + ":00"}
 
     def search_products(self, query: str) -> dict:
         q = query.lower()
-        exact = [p for p in PRODUCTS
+        exact = [p for p in self.products
                  if q.strip() and q.strip() in p["name"].lower()]
         if exact:
             found = exact
         else:
             wants_new = bool(re.search(r"\bnew\b|新款|最新", q))
             scored = [(_matches(query, f"{p['name']} {p['keywords']}"), p)
-                      for p in PRODUCTS if p["new"] or not wants_new]
+                      for p in self.products if p["new"] or not wants_new]
             top = max((s for s, _ in scored), default=0)
             found = [p for s, p in scored if s > 0 and s == top]
             if wants_new and not found:
-                found = [p for p in PRODUCTS if p["new"]]
+                found = [p for p in self.products if p["new"]]
             if re.search(r"offer|discount|promotion|deal|sale|优惠|活动|折扣", q):
-                found = [p for p in PRODUCTS if p["offer"]]
+                found = [p for p in self.products if p["offer"]]
         results = [{k: p[k] for k in ("name", "price", "new", "offer", "features")}
                    for p in found]
         return {"results": results} if results else {
-            "results": [], "note": f"no product matches {query!r}"}
+            "results": [], "note": self.text["no_product"].format(query)}
 
     def registry(self) -> ToolRegistry:
         """The six methods as tools, each with the schema the model sees."""
@@ -158,8 +177,9 @@ def _string_arg(name: str, description: str) -> dict:
             "properties": {name: {"type": "string", "description": description}}}
 
 
-def bitmall_tools(clock: Callable[[], datetime] = lambda: FIXED_NOW
-                  ) -> ToolRegistry:
+def bitmall_tools(clock: Callable[[], datetime] = lambda: FIXED_NOW,
+                  lang: str = "en") -> ToolRegistry:
     """A new registry with queryOrder, queryLogistics, applyRefund, searchKnowledge,
-    getCurrentTime and searchProducts over a fresh shop's own copy of the store."""
-    return BitMall(clock).registry()
+    getCurrentTime and searchProducts over a fresh shop's own copy of the store,
+    whose texts are English (lang="en") or Chinese (lang="zh")."""
+    return BitMall(clock, lang).registry()
