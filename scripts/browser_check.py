@@ -28,6 +28,7 @@ import urllib.request
 from pathlib import Path
 
 from browser_playground import exercise_playground  # scripts/, beside this one
+from local_model import stop_server as stop  # by its PID: politely, then for good
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -119,16 +120,6 @@ def start_lab(root: Path, home: Path) -> tuple[subprocess.Popen, str, Path]:
             time.sleep(0.5)
     stop(process)
     raise RuntimeError(f"jupyter lab did not start; its log:\n{log.read_text()}")
-
-
-def stop(process: subprocess.Popen) -> None:
-    """Stop the server by its PID: politely, then for good."""
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def run_notebook(page, url: str) -> None:

@@ -27,43 +27,21 @@ SUMMARIZER_STATS = ("summarizer_calls", "summarizer_tokens", "compressions")
 
 
 def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
-                 make: MemoryFactory, *, max_tokens: int = 8000,
+                 make: MemoryFactory, *, lang: str = "en", max_tokens: int = 8000,
                  progress: Progress | None = None) -> StrategyRun:
-    """Play `turns` with a fresh agent, tools and memory; record every turn."""
+    """Play `turns` with a fresh agent, tools (the store in `lang`) and memory;
+    record every turn."""
     memory = make()
-    agent = ReActAgent(llm, bitmall_tools(), max_tokens=max_tokens, memory=memory,
-                       verbose=False)
+    if hasattr(memory, "fence_lang"):  # the summary's fence in the store's language
+        memory.fence_lang = lang
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), max_tokens=max_tokens,
+                       memory=memory, verbose=False)
     records: list[TurnRecord] = []
     before: dict[str, int] = {}  # the memory's stats() after the previous turn
     for number, text in enumerate(turns, 1):
         answer = agent.run(text)
         held = memory.messages() if memory is not None else []
         after = getattr(memory, "stats", dict)()  # a memory without stats(): zeros
-        extra = [after.get(k, 0) - before.get(k, 0) for k in SUMMARIZER_STATS]
-        records.append(TurnRecord(text, answer, tuple(agent.last_trace.prompt_tokens),
-                                  sum(map(count_message_tokens, held)), *extra))
-        before = after
-        if progress:
-            progress(name, number, len(turns))
-    return StrategyRun(name, records, memory)
-
-
-def run_strategy_in(lang: str, llm: LlmClient, turns: Sequence[str], name: str,
-                    make: MemoryFactory, *, max_tokens: int = 8000,
-                    progress: Progress | None = None) -> StrategyRun:
-    """run_strategy over the store in `lang` ("en" or "zh"). run_strategy itself
-    stays the short English form that notebook 06 prints."""
-    memory = make()
-    if hasattr(memory, "fence_lang"):  # a summary's fence in the store's language
-        memory.fence_lang = lang
-    agent = ReActAgent(llm, bitmall_tools(lang=lang), max_tokens=max_tokens,
-                       memory=memory, verbose=False)
-    records: list[TurnRecord] = []
-    before: dict[str, int] = {}
-    for number, text in enumerate(turns, 1):
-        answer = agent.run(text)
-        held = memory.messages() if memory is not None else []
-        after = getattr(memory, "stats", dict)()
         extra = [after.get(k, 0) - before.get(k, 0) for k in SUMMARIZER_STATS]
         records.append(TurnRecord(text, answer, tuple(agent.last_trace.prompt_tokens),
                                   sum(map(count_message_tokens, held)), *extra))
@@ -83,5 +61,5 @@ def compare(llm: LlmClient, turns: Sequence[str] | None = None,
     if not turns:
         raise ValueError("the script is empty: give at least one user message")
     chosen = make_strategies(llm) if strategies is None else strategies
-    return Comparison([run_strategy_in(lang, llm, turns, name, make, **options)
+    return Comparison([run_strategy(llm, turns, name, make, lang=lang, **options)
                        for name, make in chosen.items()])
