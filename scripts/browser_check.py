@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
          "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
-BAD_TEXT = ["Traceback", "Error displaying widget", "model not found"]
+# The last two are emoji marks, empty boxes on a system without an emoji font.
+BAD_TEXT = ["Traceback", "Error displaying widget", "model not found", "✅", "❌"]
 # Lab's own settings for the run: every cell stays in the page (so each is checked
 # and measured), and no news or update check reaches for the network.
 SETTINGS = {"notebook-extension/tracker": '{"windowingMode": "none"}',
@@ -60,6 +61,11 @@ KEY_CELLS_JS = """() => { const cells = [...document.querySelectorAll('.jp-CodeC
     '.cm-content')?.textContent.includes('check("')]).filter(c => c[1]);
   return [...new Set([...cells.slice(0, 1), ...cells.filter(c => c[2]),
     ...cells.filter(c => c[3])].map(c => c[0]))].sort((a, b) => a - b); }"""
+# The outputs of each exercise check cell, as text: one list per cell.
+CHECK_OUTPUTS_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
+  .filter(c => c.querySelector('.cm-content')?.textContent.includes('check("'))
+  .map(c => [...c.querySelectorAll('.jp-OutputArea-output')]
+    .map(o => o.innerText.trim()))"""
 APP = "window.jupyterapp"
 KERNEL_IDLE = (f"() => {APP}?.shell.currentWidget?.sessionContext?.session?.kernel"
                "?.status === 'idle'")
@@ -150,6 +156,12 @@ def check_notebook(page, name: str, out: Path, report: Report) -> None:
     text = page.locator(".jp-Notebook").inner_text()
     for bad in BAD_TEXT:
         report.check(f"{stem}: no {bad!r}", bad not in text)
+    checks = page.evaluate(CHECK_OUTPUTS_JS)
+    if checks:  # a verdict in words (any font shows it), and no stray True/False
+        stray = [c for c in checks if not any("PASS" in t or "FAIL" in t for t in c)
+                 or any(t in ("True", "False") for t in c)]
+        report.check(f"{stem}: each exercise check says PASS or FAIL in words, no "
+                     "stray True/False", not stray, repr(stray)[:300])
     wide = page.evaluate(OVERFLOW_JS)
     report.check(f"{stem}: at 1,024 px no output wider than the notebook", not wide,
                  ", ".join(f"cell {i + 1} by {px:.0f} px ({what})"
