@@ -335,6 +335,18 @@ def test_recall_without_memory_is_honest():
     assert calls == [] and "can't find" in answer and "RF" not in answer
 
 
+def test_recall_for_a_named_order_picks_that_orders_number():
+    """'The refund number for 55107': the refund on 55107's line, not the newest."""
+    history = [{"role": "assistant", "content": "Refund RF20260701001 for order 55107 "
+                "is approved."},
+               {"role": "assistant", "content": "Refund RF20260701002 for order 90417 "
+                "is approved."}]
+    answer, calls, _ = run_turn(history, "What was the refund number for 55107?")
+    assert calls == [] and "RF20260701001" in answer and "RF20260701002" not in answer
+    answer, _, _ = run_turn(history, "What was my refund number again?")
+    assert "RF20260701002" in answer  # no order named: the newest
+
+
 def test_recall_of_a_tracking_number_can_look_it_up():
     """A tracking number not in the messages, but the order is: look it up."""
     history = [{"role": "user", "content": "I ordered 90417 last week."},

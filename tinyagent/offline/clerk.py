@@ -193,8 +193,11 @@ def recall(c: Conversation) -> Reply:
     # No tool: an id the customer was given is either in the messages or forgotten.
     # This is the line between a model with memory and one without.
     asked = next((k for k, words in RECALL_KINDS if words.search(c.user_text)), None)
+    # "the refund number for 55107": a line naming that order wins over newer ones.
+    named = intents.ORDER_ID.findall(c.user_text)
     for kind in [asked] if asked else list(ID_PATTERNS):
-        value = c.newest(ID_PATTERNS[kind])
+        near = re.compile(named[0]) if named and kind != "order" else None
+        value = c.newest(ID_PATTERNS[kind], near)
         if value:
             order = c.near(value, intents.ORDER_ID) if kind != "order" else None
             return Reply(replies.recall(c.lang, kind, value, order))
