@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strategies", default=",".join(NAMES), metavar="LIST",
                         help=f"comma-separated from {', '.join(NAMES)} (default: all)")
     parser.add_argument("--lang", choices=sorted(SIX_TURNS), default="en",
-                        help="language of the six-turn demo (default: en)")
+                        help="language of the demo and the store (default: en)")
     parser.add_argument("--turns", type=int, metavar="N", help="play the planted-fact "
                         "dialog of N turns (notebook 06) instead of the demo")
     parser.add_argument("--answers", choices=["last", "all"], default="last",
@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     every = range(1, len(turns) + 1) if args.answers == "all" else [len(turns)]
     print(f"{result.tokens_table()}\n\n{result.answers_table(70, every)}")
     if len(turns) < 10:  # a summary compresses once or twice: it cannot pay yet
-        print(f"\nOn {len(turns)} turns a summary has barely started; it pays for "
+        print(f"\n{len(turns)} 轮对话里摘要才刚开始压缩，要在长对话里才划算："
+              "tinyagent compare --turns 50" if args.lang == "zh" else
+              f"\nOn {len(turns)} turns a summary has barely started; it pays for "
               "itself on long dialogs: tinyagent compare --turns 50")
     return 0
