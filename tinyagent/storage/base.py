@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from ..messages import ChatMessage
 
@@ -115,3 +115,34 @@ class Store(Protocol):
 
     def close(self) -> None:
         """Release the file or the connection."""
+
+
+S = TypeVar("S", bound="StoreBase")
+
+
+class StoreBase:
+    """What a store derives from its own queries, written once for every store:
+    one session's row, the newest snapshot, `with` closing it, and a repr that
+    shows no path or URL (a URL may hold a password; notebooks print the repr).
+    A subclass provides `sessions`, `summaries` and `close`."""
+
+    def session(self, name: str) -> SessionInfo:
+        """One session's row; KeyError if there is none."""
+        for found in self.sessions(name):  # type: ignore[attr-defined]
+            return found
+        raise missing(name)
+
+    def summary(self, name: str) -> SummaryState | None:
+        """The newest snapshot, or None before the first compression."""
+        newest = self.summaries(name, newest_only=True)  # type: ignore[attr-defined]
+        return next(iter(newest), None)
+
+    def __enter__(self: S) -> S:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        sessions = self.sessions()  # type: ignore[attr-defined]
+        return f"{type(self).__name__}(sessions={len(sessions)})"

@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..messages import ChatMessage
-from .base import SessionInfo, StoreError, SummaryState, check_name, missing
+from .base import SessionInfo, StoreBase, StoreError, SummaryState, check_name, missing
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tinyagent_sessions (
@@ -49,7 +49,7 @@ def safe_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-class PostgresStore:
+class PostgresStore(StoreBase):
     """`PostgresStore("postgresql://user@host:5432/db")`."""
 
     def __init__(self, url: str, *, clock: Callable[[], float] = time.time,
@@ -124,13 +124,6 @@ class PostgresStore:
                 f"{where}ORDER BY name", () if name is None else (name,)).fetchall()
         return [SessionInfo(n, s, int(c), float(u)) for n, s, c, u in rows]
 
-    def session(self, name: str) -> SessionInfo:
-        """One session's row; KeyError if there is none."""
-        found = self.sessions(name)
-        if not found:
-            raise missing(name)
-        return found[0]
-
     def delete_session(self, name: str) -> None:
         with self.transaction() as db:  # its messages and summaries go with it
             db.execute("DELETE FROM tinyagent_sessions WHERE id = %s",
@@ -200,20 +193,6 @@ class PostgresStore:
                 (self._id(db, name),)).fetchall()
         return [SummaryState(*row) for row in rows]
 
-    def summary(self, name: str) -> SummaryState | None:
-        """The newest snapshot, or None before the first compression."""
-        newest = self.summaries(name, newest_only=True)
-        return newest[0] if newest else None
-
     def close(self) -> None:
         with self._lock:
             self._conn.close()
-
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:  # no URL: it may hold a password
-        return f"PostgresStore(sessions={len(self.sessions())})"

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from ..messages import ChatMessage
-from .base import SessionInfo, StoreError, SummaryState, check_name, missing
+from .base import SessionInfo, StoreBase, StoreError, SummaryState, check_name, missing
 
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's transaction
 SCHEMA = """
@@ -65,7 +65,7 @@ def _create_private(path: str) -> None:
                          f" {why}") from None
 
 
-class SqliteStore:
+class SqliteStore(StoreBase):
     """`SqliteStore("chats.db")` or `SqliteStore()` (in memory)."""
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:", *,
@@ -162,12 +162,6 @@ class SqliteStore:
                 "name", () if name is None else (name,))
             return [SessionInfo(*row) for row in rows.fetchall()]
 
-    def session(self, name: str) -> SessionInfo:
-        """One session's row; KeyError if there is none."""
-        for found in self.sessions(name):
-            return found
-        raise missing(name)
-
     def delete_session(self, name: str) -> None:
         with self.transaction() as db:  # its messages and summaries go with it
             db.execute("DELETE FROM sessions WHERE id = ?", (self._id(db, name),))
@@ -231,19 +225,6 @@ class SqliteStore:
                 + " LIMIT 1" * newest_only, (self._id(db, name),))
             return [SummaryState(*row) for row in rows.fetchall()]
 
-    def summary(self, name: str) -> SummaryState | None:
-        """The newest snapshot, or None before the first compression."""
-        return next(iter(self.summaries(name, newest_only=True)), None)
-
     def close(self) -> None:
         with self._lock:
             self._conn.close()
-
-    def __enter__(self) -> SqliteStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:  # no path: notebooks print it
-        return f"SqliteStore(sessions={len(self.sessions())})"
