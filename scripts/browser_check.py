@@ -19,7 +19,6 @@ import argparse
 import importlib.util
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ import urllib.request
 from pathlib import Path
 
 from browser_playground import exercise_playground  # scripts/, beside this one
+from local_model import free_port  # what serving a local model needs too
 from local_model import stop_server as stop  # by its PID: politely, then for good
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,9 +95,7 @@ def missing(chromium: str | None) -> list[str]:
 
 def start_lab(root: Path, home: Path) -> tuple[subprocess.Popen, str, Path]:
     """`jupyter lab` on a free port with a random token; (process, base url, log)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     token = os.urandom(16).hex()
     for name, text in SETTINGS.items():
         path = home / "settings" / f"@jupyterlab/{name}.jupyterlab-settings"
