@@ -2,6 +2,7 @@
 
     python scripts/execute_notebooks.py            # all notebooks
     python scripts/execute_notebooks.py 03 05      # those whose name starts so
+    python scripts/execute_notebooks.py zh/03      # one folder's: solutions/, zh/
 
 Run it after any change that affects what a notebook shows, then commit the result:
 `pytest` (nbval, strict) compares these stored outputs with a fresh run. Outputs are
@@ -24,9 +25,11 @@ os.environ.pop("TINYAGENT_API_KEY", None)
 
 
 def notebooks(prefixes: list[str]) -> list[Path]:
-    found = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
-        (ROOT / "notebooks" / "solutions").glob("*.ipynb"))
-    return [p for p in found if not prefixes or p.name.startswith(tuple(prefixes))]
+    found = [path for folder in ("", "solutions", "zh")  # zh: the Chinese edition
+             for path in sorted((ROOT / "notebooks" / folder).glob("*.ipynb"))]
+    wanted = tuple(prefixes)
+    return [p for p in found if not wanted or p.name.startswith(wanted)
+            or str(p.relative_to(ROOT / "notebooks")).startswith(wanted)]
 
 
 def execute(path: Path) -> float:

@@ -13,7 +13,8 @@ import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 LEARNER = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-ALL = LEARNER + sorted((NOTEBOOKS / "solutions").glob("[0-9][0-9]_*.ipynb"))
+ALL = LEARNER + sorted((NOTEBOOKS / "solutions").glob("[0-9][0-9]_*.ipynb")) + sorted(
+    (NOTEBOOKS / "zh").glob("[0-9][0-9]_*.ipynb"))
 SETUP = 'llm = LlmClient.from_env()'
 
 
@@ -61,4 +62,4 @@ def test_no_stderr_errors_or_run_dependent_values(path):
 def test_first_code_cell_is_the_setup(path):
     """Each notebook starts with the setup cell: Colab install, .env, the banner."""
     first = "".join(code_cells(path)[0]["source"])
-    assert SETUP in first and "google.colab" in first and "describe()" in first
+    assert SETUP in first and "google.colab" in first and ".describe(" in first

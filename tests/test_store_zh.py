@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from zh_text import english_words
 
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
 from tinyagent.course.catalogue import SIX_TURNS, make_strategies
@@ -35,17 +36,6 @@ CALLS += [("searchKnowledge", {"query": q})
           for q in ("refund time", "退款", "warranty", "火星")]
 CALLS += [("searchProducts", {"query": q}) for q in ("S20 Pro", "new robot vacuum",
                                                      "offer", "耳机")]
-# What may stay in Latin letters in a Chinese text: ids, model names ("S20 Pro",
-# "AirX", "BandPro") and the trace's stop reason.
-ALLOWED = re.compile(r"RF\d{11}|[A-Z]{2}\d{10}|\b[A-Z]\d{1,3}(?: (?:Pro|Max|Lite))?\b"
-                     r"|\b[A-Z][a-z]+[A-Z][A-Za-z]*\b|\bSF\b|\btoken\b")
-
-
-def english_words(text: str) -> list[str]:
-    """Latin words left in `text` once ids and model names are taken out."""
-    return re.findall(r"[A-Za-z]{2,}", ALLOWED.sub(" ", text))
-
-
 def run_all(lang: str) -> list[dict]:
     """Every call in CALLS on a fresh store in `lang`, as parsed JSON."""
     tools = bitmall_tools(lang=lang)

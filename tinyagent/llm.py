@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .messages import ChatMessage, clip
 from .reply import BadReply, ChatResponse, Usage, parse_reply
 from .settings import (
+    BANNER,
     check_count,
     check_timeout,
     find_env_file,
@@ -133,19 +134,20 @@ class LlmClient:
         backoff = sum(min(0.5 * 2**i, 8.0) for i in range(self.max_retries))
         return self.timeout * (self.max_retries + 1) + backoff
 
-    def describe(self) -> str:
-        """One line for a notebook banner (two with a real model)."""
-        source = (f"Settings from {self.env_file}." if self.env_file else
-                  "Settings from the environment (no .env file).")
+    def describe(self, lang: str = "en") -> str:
+        """One line for a notebook banner (two with a real model); lang "en" or "zh"."""
+        text = BANNER[lang] if lang in BANNER else None
+        if text is None:
+            raise ValueError(f"lang must be 'en' or 'zh', got {lang!r}")
+        source = (text["file"].format(self.env_file) if self.env_file else
+                  text["environment"])
         if self.offline:
-            line = ("Using the offline BitMall model (deterministic, no network). "
-                    "Set TINYAGENT_API_KEY to use a real model.")
-            return line + (" " + source if self.env_file else "")
+            return text["offline"] + (text["gap"] + source if self.env_file else "")
         attempts = self.max_retries + 1
-        return (f"Using a real model: {self.model} at {self._where(False)}. "
-                f"{source}\nEach call waits {self.timeout:g}s, {attempts} attempt"
-                f"{'s' * (attempts > 1)} (at most {self.max_wait:.0f}s); replies are "
-                f"capped at {self.max_reply_tokens} tokens.")
+        return text["real"].format(
+            model=self.model, where=self._where(False), source=source,
+            timeout=self.timeout, attempts=attempts, s="s" * (attempts > 1),
+            wait=self.max_wait, cap=self.max_reply_tokens)
 
     @property
     def client(self) -> openai.OpenAI:

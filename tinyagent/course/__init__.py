@@ -8,3 +8,7 @@ pictures a request; playground.py is notebook 07's widget; cli.py, compare_cli.p
 sessions_cli.py and terminal.py are the `tinyagent` command; exercises/ holds the
 notebooks' checkers. Showing a memory is the memory's own job (memory/display.py).
 """
+
+from .language import say, set_lang
+
+__all__ = ["say", "set_lang"]

@@ -1,0 +1,44 @@
+"""The course's language setting: English by default, Chinese when a notebook asks."""
+
+import pytest
+
+from tinyagent.course import language
+from tinyagent.course.language import get_lang, is_chinese, say, set_lang
+
+
+@pytest.fixture(autouse=True)
+def english_again():
+    yield
+    set_lang("en")
+
+
+def test_english_unless_a_notebook_asks_for_chinese():
+    """Without set_lang, course output is English."""
+    assert say("3 checks pass", "3 项检查通过") == "3 checks pass"
+
+
+def test_set_lang_makes_every_later_call_chinese():
+    """After set_lang("zh"), say() picks the Chinese text."""
+    set_lang("zh")
+    assert say("yes", "是") == "是" and get_lang() == "zh"
+
+
+def test_an_explicit_lang_overrides_the_notebook_setting():
+    """lang= wins over the notebook's setting, in both directions."""
+    set_lang("zh")
+    assert say("yes", "是", lang="en") == "yes"
+    set_lang("en")
+    assert say("yes", "是", lang="zh") == "是"
+
+
+@pytest.mark.parametrize("bad", ["cn", "EN", "", "fr"])
+def test_an_unknown_language_is_refused_by_name(bad):
+    """A language other than "en" or "zh" raises ValueError naming it."""
+    with pytest.raises(ValueError, match=repr(bad)):
+        set_lang(bad)
+    assert language.get_lang() == "en"
+
+
+def test_chinese_text_is_recognised_by_its_characters():
+    """is_chinese: true for Han characters, false for Latin text and digits."""
+    assert is_chinese("订单 88231") and not is_chinese("order 88231")

@@ -1,0 +1,52 @@
+"""The course's language: English, or Chinese for the notebooks in notebooks/zh.
+
+Introduced in notebooks/zh/00: its setup cell calls `set_lang("zh")` once, and from
+then on every course printer and exercise checker speaks Chinese. Each of them also
+takes `lang=` to override the notebook's setting for one call. Texts are written in
+pairs where they are used, `say("3 checks pass", "3 项检查通过")`, so a translation
+cannot drift away from the sentence it translates. The package core (agent, memory,
+tools) does not read this setting: it takes `lang=` or follows the user's own words.
+Left out: other languages, plural rules and a message catalogue.
+"""
+
+from __future__ import annotations
+
+import re
+
+LANGS = ("en", "zh")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+# A plain module global, not a ContextVar: a notebook sets it in one cell and reads it
+# in the next, and IPython may run each cell in a fresh context.
+_current = "en"
+
+
+def set_lang(lang: str) -> None:
+    """Set the notebook's language for course output: "en" or "zh"."""
+    global _current
+    _current = check_lang(lang)
+
+
+def get_lang(lang: str | None = None) -> str:
+    """`lang` if given, else the notebook's setting (English unless `set_lang`)."""
+    return _current if lang is None else check_lang(lang)
+
+
+def check_lang(lang: str) -> str:
+    """`lang` itself, or ValueError naming it when it is neither "en" nor "zh"."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be 'en' or 'zh', got {lang!r}")
+    return lang
+
+
+def say(en: str, zh: str, lang: str | None = None) -> str:
+    """The English or the Chinese text, as `lang` (or the notebook) asks."""
+    return zh if get_lang(lang) == "zh" else en
+
+
+def is_chinese(text: str) -> bool:
+    """True when `text` holds Chinese characters."""
+    return CJK.search(text) is not None
+
+
+__all__ = ["LANGS", "check_lang", "get_lang", "is_chinese", "say", "set_lang"]
