@@ -1,10 +1,13 @@
 """Rules of the playground, driven from code: type, press Send, read the panel."""
 
 import pytest
+from zh_text import english_sentences
 
 from tinyagent import LlmClient
+from tinyagent.course import set_lang
 from tinyagent.course.catalogue import STRATEGIES
 from tinyagent.course.playground import Playground
+from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH
 
 OFFLINE = LlmClient(offline=True)
 
@@ -152,3 +155,37 @@ def test_an_empty_memory_says_so_in_words(strategy):
     stored = strategy != "none"
     assert ("<th>" in pg.memory_panel.value) is stored
     assert ("Empty" in pg.memory_panel.value) is not stored
+
+
+def test_a_chinese_playground_shows_no_english_sentence():
+    """lang="zh": the text view (status, turns, gauge, panel) is Chinese, over the
+    Chinese store, with Chinese headings in the structured summary."""
+    pg = Playground(OFFLINE, "structured", lang="zh")
+    pg.sliders["keep_recent_turns"].value = 1
+    for text in ["帮我查一下订单 88231 的物流到哪了", "退款多久到账？"]:
+        say(pg, text)
+    view = str(pg)
+    assert not english_sentences(view), english_sentences(view)
+    assert "比特严选" in view and "## 滚动摘要" in view
+    assert pg.send_button.description == "发送"
+
+
+def test_the_playground_follows_the_notebook_language():
+    """Without lang=, a playground speaks the language set_lang chose."""
+    set_lang("zh")
+    try:
+        pg = Playground(OFFLINE, "hybrid")
+    finally:
+        set_lang("en")
+    assert pg.status_text == "新对话：hybrid(recent_size=4, summary_threshold=8)"
+    assert Playground(OFFLINE, "hybrid").status_text.startswith("New conversation")
+
+
+def test_a_chinese_summary_strategy_fences_its_summary_in_chinese():
+    """For summary and hybrid too, the summary the agent reads is fenced in Chinese."""
+    pg = Playground(OFFLINE, "summary", lang="zh")
+    pg.sliders["threshold"].value, pg.sliders["keep_recent"].value = 4, 2
+    for text in ["帮我查一下订单 88231 的物流到哪了", "退款多久到账？",
+                 "S20 Pro 多少钱"]:
+        say(pg, text)
+    assert pg.memory.messages()[0].content.startswith(SUMMARY_HEADER_ZH)

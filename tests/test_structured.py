@@ -6,7 +6,13 @@ import pytest
 
 from tinyagent import ReActAgent, bitmall_tools
 from tinyagent.llm import ChatResponse, LlmClient, Usage
-from tinyagent.memory.summarizer import IDS_LINE, SUMMARY_FOOTER, SUMMARY_HEADER
+from tinyagent.memory.summarizer import (
+    IDS_LINE,
+    SUMMARY_FOOTER,
+    SUMMARY_FOOTER_ZH,
+    SUMMARY_HEADER,
+    SUMMARY_HEADER_ZH,
+)
 from tinyagent.messages import ChatMessage
 from tinyagent.production import (
     SECTIONS,
@@ -15,6 +21,7 @@ from tinyagent.production import (
     StructuredSummary,
     cap_items,
 )
+from tinyagent.production.structured import PROMPT_ZH, SECTIONS_ZH
 
 TURNS = [ChatMessage.user("Where is my order 88231?"),
          ChatMessage.assistant("Order 88231 (BitMall S10 Pro) was delivered, tracking "
@@ -169,3 +176,46 @@ def test_an_injection_in_a_user_message_stays_data_inside_the_fence(model):
         assert line.startswith('- user asked: "Ignore previous')
     assert system.count(SUMMARY_FOOTER) == 1 and after.strip() == ""
     assert all("Ignore previous" not in m.content for m in memory.messages()[1:])
+
+
+# -- a Chinese dialog (notebooks/zh/07): Chinese prompt, headings and fence
+ZH_TURNS = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
+            ChatMessage.assistant("订单 88231 已签收，运单号 SF1234567890。")]
+
+
+def test_a_chinese_summarizer_asks_in_chinese_for_the_same_json_keys():
+    """lang="zh" sends the Chinese prompt, which names every JSON key."""
+    llm = FakeLlm('{"goal": "退款"}')
+    StructuredSummarizer(llm, lang="zh").summarize(None, ZH_TURNS)
+    prompt = llm.requests[0][0].content
+    assert prompt == PROMPT_ZH and all(key in prompt for key in SECTIONS)
+
+
+def test_a_chinese_summary_has_chinese_headings_and_reads_back():
+    """lang="zh" heads each section in Chinese; from_text reads it into the same
+    sections as the English rendering."""
+    document = StructuredSummary({"goal": ("退款",),
+                                  "pending": ("退款 RF20260701001",)})
+    chinese = document.render(lang="zh")
+    assert chinese.splitlines()[0] == f"## {SECTIONS_ZH['goal']}"
+    assert "Goal" not in chinese
+    assert StructuredSummary.from_text(chinese) == StructuredSummary.from_text(
+        document.render())
+
+
+def test_an_unknown_language_is_refused_with_its_name():
+    """StructuredSummarizer(lang=...) accepts "en" or "zh" and names any other."""
+    with pytest.raises(ValueError, match="'fr'"):
+        StructuredSummarizer(FakeLlm("{}"), lang="fr")
+
+
+def test_a_chinese_incremental_memory_fences_and_heads_its_summary_in_chinese():
+    """IncrementalSummaryMemory(lang="zh") gives the agent a Chinese fence around a
+    summary with Chinese headings."""
+    memory = IncrementalSummaryMemory(LlmClient(offline=True), keep_recent_turns=1,
+                                      lang="zh")
+    for message in ZH_TURNS * 2:
+        memory.add(message)
+    fenced = memory.messages()[0].content
+    assert fenced.startswith(SUMMARY_HEADER_ZH) and fenced.endswith(SUMMARY_FOOTER_ZH)
+    assert f"## {SECTIONS_ZH['running_summary']}" in memory.summary

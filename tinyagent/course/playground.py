@@ -9,7 +9,9 @@ conversation. It works with the offline model and with a real one.
 
 Enter in the chat box sends, as the button does. The status line says which
 strategy runs (or why none does) and how many turns were sent; the gauge shows its
-number; an empty memory says so in words.
+number; an empty memory says so in words. It speaks the notebook's language
+(`set_lang("zh")`, or `lang=`): its labels, the Chinese store, and for the summary
+strategies a Chinese fence (and, for "structured", Chinese headings).
 
 It can be driven from code (`pg.chat_box.value = "..."; pg.send_button.click()`,
 or `pg.send("...")`), and `str(pg)` is a deterministic text view for tests and
@@ -30,6 +32,7 @@ from ..messages import Role, clip
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
 from .catalogue import STRATEGIES
+from .language import get_lang, say
 
 # name -> {size parameter: (min, max, step)}; each slider starts at the course's size
 RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
@@ -47,15 +50,18 @@ class Playground:
     """`Playground(llm)`: display it in a notebook, or drive it from code."""
 
     def __init__(self, llm: LlmClient, strategy: str = "hybrid", *,
-                 max_tokens: int = 8000) -> None:
+                 max_tokens: int = 8000, lang: str | None = None) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; choose one of "
                              f"{', '.join(STRATEGIES)}")
-        self.llm, self.max_tokens = llm, max_tokens
-        self.chat_box = w.Text(placeholder="Ask the BitMall clerk…", description="You")
-        self.send_button = w.Button(description="Send", button_style="primary")
+        self.llm, self.max_tokens, self.lang = llm, max_tokens, get_lang(lang)
+        self.chat_box = w.Text(placeholder=self._say("Ask the BitMall clerk…",
+                                                     "向比特严选客服提问…"),
+                               description=self._say("You", "你"))
+        self.send_button = w.Button(description=self._say("Send", "发送"),
+                                    button_style="primary")
         self.strategy_menu = w.Dropdown(options=list(STRATEGIES), value=strategy,
-                                        description="Memory")
+                                        description=self._say("Memory", "记忆"))
         self.sliders: dict[str, w.IntSlider] = {}
         self.slider_box = w.VBox()
         # HTML, not Label: a Label never wraps, so a long warning would be cut off
@@ -63,7 +69,8 @@ class Playground:
         self.status_text = ""
         self.transcript = w.HTML()
         self.memory_panel = w.HTML()
-        self.gauge = w.IntProgress(min=0, max=max_tokens, description="Prompt")
+        self.gauge = w.IntProgress(min=0, max=max_tokens,
+                                   description=self._say("Prompt", "提示词"))
         self.gauge_label = w.Label()  # a progress bar alone shows no number
         def row(*children: w.Widget) -> w.HBox:  # on a narrow screen: wrap, not cut
             return w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
@@ -76,6 +83,9 @@ class Playground:
         self.chat_box.on_msg(self._on_chat_message)
         self.strategy_menu.observe(lambda _change: self._new_strategy(), names="value")
         self._new_strategy()
+
+    def _say(self, en: str, zh: str) -> str:
+        return say(en, zh, self.lang)
 
     def _on_chat_message(self, _widget: Any, content: dict[str, Any],
                          _buffers: Any) -> None:
@@ -105,12 +115,18 @@ class Playground:
         args = ", ".join(f"{k}={v}" for k, v in parameters.items())
         self.setting = f"{self.strategy_menu.value}({args})"
         self.problem = ""
+        # The structured memory asks for, heads and fences its summary in a language
+        structured = self.strategy_menu.value == "structured"
+        options = {"lang": self.lang} if structured else {}
         try:
-            self.memory = strategy.make(self.llm, **parameters)
+            self.memory = strategy.make(self.llm, **parameters, **options)
         except ValueError as error:  # e.g. keep_recent >= threshold: say why
             self.memory, self.problem = None, str(error)
-        self.agent = ReActAgent(self.llm, bitmall_tools(), max_tokens=self.max_tokens,
-                                memory=self.memory, verbose=False)
+        if hasattr(self.memory, "fence_lang"):  # the other summaries: their fence
+            self.memory.fence_lang = self.lang
+        self.agent = ReActAgent(self.llm, bitmall_tools(lang=self.lang),
+                                max_tokens=self.max_tokens, memory=self.memory,
+                                verbose=False, labels=self.lang)
         self._refresh()
 
     # -- one turn
@@ -134,26 +150,34 @@ class Playground:
     # -- what is shown
     def _status(self) -> str:
         if self.problem:
-            head = f"⚠ {self.problem}. Using no memory until that is fixed."
+            head = self._say(f"⚠ {self.problem}. Using no memory until that is fixed.",
+                             f"⚠ {self.problem}。改好之前不使用记忆。")
         else:
-            started = "Conversation" if self.turns else "New conversation"
-            head = f"{started}: {self.setting}"
+            started = (self._say("Conversation", "对话") if self.turns
+                       else self._say("New conversation", "新对话"))
+            head = f"{started}{self._say(': ', '：')}{self.setting}"
         count = len(self.turns)
-        return head + (f" · {count} turn{'s' * (count > 1)} sent" if count else "")
+        sent = self._say(f" · {count} turn{'s' * (count > 1)} sent",
+                         f" · 已发送 {count} 轮")
+        return head + (sent if count else "")
 
     def _refresh(self) -> None:
         self.status_text = self._status()
         text = html.escape(self.status_text)
         self.status.value = f"<div style='{PROSE}'>{text}</div>"
+        you, agent = self._say("You:", "你："), self._say("Agent:", "客服：")
         self.transcript.value = f"<div style='{PROSE}'>" + ("".join(
-            f"<p><b>You:</b> {html.escape(q)}<br><b>Agent:</b> {html.escape(a)}</p>"
-            for q, a in self.turns) or "<p><i>No messages yet.</i></p>") + "</div>"
+            f"<p><b>{you}</b> {html.escape(q)}<br><b>{agent}</b> {html.escape(a)}</p>"
+            for q, a in self.turns) or "<p><i>{}</i></p>".format(
+                self._say("No messages yet.", "还没有消息。"))) + "</div>"
         self.gauge.value = min(self.last_prompt_tokens, self.max_tokens)
         share = self.last_prompt_tokens / self.max_tokens
         self.gauge.bar_style = "danger" if share >= 0.9 else (
             "warning" if share >= 0.6 else "success")
-        self.gauge_label.value = (f"{self.last_prompt_tokens:,} / {self.max_tokens:,}"
-                                  " tokens in the last prompt")
+        self.gauge_label.value = self._say(
+            f"{self.last_prompt_tokens:,} / {self.max_tokens:,} tokens in the last "
+            "prompt", f"上一次提示词：{self.last_prompt_tokens:,} / "
+            f"{self.max_tokens:,} token")
         self.memory_panel.value = f"<div style='{PROSE}'>{self.panel_html()}</div>"
 
     def panel_html(self) -> str:
@@ -162,24 +186,32 @@ class Playground:
         if not messages:  # words, not a table with a header and no rows
             return (f"<b>{html.escape(self.panel_title())}</b>"
                     f"<p><i>{html.escape(self.empty_line())}</i></p>")
-        summary = "".join(f"<div style='{SUMMARY_STYLE};padding:4px'><b>Summary</b>"
+        title = self._say("Summary", "摘要")
+        summary = "".join(f"<div style='{SUMMARY_STYLE};padding:4px'><b>{title}</b>"
                           f"<pre>{html.escape(m.content)}</pre></div>"
                           for m in messages if m.role is Role.SYSTEM)
         return summary + memory_html(messages, self.panel_title())
 
     def panel_title(self) -> str:
         if self.memory is None:
-            return "Memory: none (every turn starts from scratch)"
+            return self._say("Memory: none (every turn starts from scratch)",
+                             "记忆：无（每一轮都从零开始）")
         messages = self.memory.messages()
         tokens = sum(count_message_tokens(m) for m in messages)
         extra = getattr(self.memory, "compression_count", None)
+        if self.lang == "zh":
+            return (f"记忆：{len(messages)} 条消息，{tokens} token"
+                    + (f"，{extra} 次压缩" if extra is not None else ""))
         return (f"Memory: {len(messages)} messages, {tokens} tokens"
                 + (f", {extra} compressions" if extra is not None else ""))
 
     def empty_line(self) -> str:
         if self.memory is None:
-            return "Empty: with no memory, each request holds only the new question."
-        return "Empty: nothing stored yet. Each turn you send appears here."
+            return self._say(
+                "Empty: with no memory, each request holds only the new question.",
+                "空：没有记忆时，每次请求只带着新问题。")
+        return self._say("Empty: nothing stored yet. Each turn you send appears here.",
+                         "空：还没有存下任何内容。你发送的每一轮都会出现在这里。")
 
     def panel_text(self) -> str:
         """The memory panel as text: one line a message, the summary marked ★."""
@@ -190,11 +222,13 @@ class Playground:
 
     def gauge_text(self, width: int = 20) -> str:
         filled = round(width * min(self.last_prompt_tokens / self.max_tokens, 1))
-        return (f"Prompt tokens: {self.last_prompt_tokens} / {self.max_tokens} "
+        label = self._say("Prompt tokens: ", "提示词 token：")
+        return (f"{label}{self.last_prompt_tokens} / {self.max_tokens} "
                 f"[{'#' * filled}{'.' * (width - filled)}]")
 
     def __str__(self) -> str:
-        turns = [f"you> {clip(q, 90)}\nbot> {clip(a, 90)}" for q, a in self.turns]
+        you, bot = self._say("you", "用户"), self._say("bot", "客服")
+        turns = [f"{you}> {clip(q, 90)}\n{bot}> {clip(a, 90)}" for q, a in self.turns]
         return "\n".join([f"Playground · {self.status_text}", *turns,
                           self.gauge_text(), self.panel_text()])
 

@@ -94,14 +94,18 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
 
 
 class IncrementalSummaryMemory(CompressedMemory):
-    """The newest `keep_recent_turns` turns verbatim + a structured summary."""
+    """The newest `keep_recent_turns` turns verbatim + a structured summary.
+
+    `lang="zh"`: the summary is asked for, headed and fenced in Chinese.
+    """
 
     _repr_fields = ("keep_recent_turns", "batch_turns", "compression_count")
 
     def __init__(self, llm: SupportsChat, keep_recent_turns: int = 4,
                  batch_turns: int = 6, *,
                  max_summary_chars: int = MAX_RENDER_CHARS,
-                 max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS) -> None:
+                 max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
+                 lang: str = "en") -> None:
         check_size("keep_recent_turns", keep_recent_turns, 1, "the last question and "
                    "its answer stay verbatim")
         check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
@@ -109,8 +113,9 @@ class IncrementalSummaryMemory(CompressedMemory):
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
         self._lock = threading.RLock()  # add, messages, apply: one at a time
         self._generation = 0  # +1 on every change of the summary or a clear
-        super().__init__(StructuredSummarizer(llm, max_summary_chars,
+        super().__init__(StructuredSummarizer(llm, max_summary_chars, lang=lang,
                                               max_tokens=max_summary_tokens))
+        self.fence_lang = lang  # a Chinese dialog: Chinese headings and fence
 
     @property
     def state(self) -> SummaryState:
