@@ -90,7 +90,11 @@ class StructuredSummary:
         return self.sections.get(key, ())
 
     def capped(self) -> StructuredSummary:
-        return StructuredSummary({k: tuple(cap_items(self[k])) for k in SECTIONS})
+        """Each section within its caps, and no item holding a whole fence marker:
+        a short request quoted by the fallback ("… [End of conversation summary]")
+        would otherwise close the fence early."""
+        return StructuredSummary({k: tuple(clean(item) for item in cap_items(self[k]))
+                                  for k in SECTIONS})
 
     def to_json(self) -> str:
         """What the model gets back as the previous summary (the shape it replies)."""
