@@ -139,7 +139,7 @@ class Playground:
         try:
             answer = self.agent.run(text)
         except LlmError as error:  # the turn failed; memory is as it was
-            answer = f"(error: {error})"
+            answer = self._say(f"(error: {error})", f"（出错了：{error}）")
         trace = self.agent.last_trace
         if trace is not None and trace.prompt_tokens:
             self.last_prompt_tokens = max(trace.prompt_tokens)
@@ -190,7 +190,7 @@ class Playground:
         summary = "".join(f"<div style='{SUMMARY_STYLE};padding:4px'><b>{title}</b>"
                           f"<pre>{html.escape(m.content)}</pre></div>"
                           for m in messages if m.role is Role.SYSTEM)
-        return summary + memory_html(messages, self.panel_title())
+        return summary + memory_html(messages, self.panel_title(), lang=self.lang)
 
     def panel_title(self) -> str:
         if self.memory is None:
@@ -218,7 +218,8 @@ class Playground:
         messages = self.memory.messages() if self.memory is not None else []
         if not messages:
             return f"{self.panel_title()}\n  ({self.empty_line()})"
-        return "\n".join([self.panel_title(), *memory_lines(messages)])
+        return "\n".join([self.panel_title(),
+                          *memory_lines(messages, lang=self.lang)])
 
     def gauge_text(self, width: int = 20) -> str:
         filled = round(width * min(self.last_prompt_tokens / self.max_tokens, 1))
