@@ -4,6 +4,8 @@ first, and a record (covered_up_to, compression_count, version) that adds up."""
 import pytest
 from fakes import FakeLlm
 
+from tinyagent import LlmClient, ReActAgent, bitmall_tools
+from tinyagent.course.catalogue import SIX_TURNS
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.production import IncrementalSummaryMemory
 from tinyagent.production.incremental import plan_batch
@@ -77,3 +79,21 @@ def test_restore_puts_back_the_record_and_the_messages_after_it():
     again = IncrementalSummaryMemory(FakeLlm(), keep_recent_turns=1, batch_turns=1)
     again.restore(state, held[1:])  # held[0] is the summary message
     assert again.state == state and again.messages() == held
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_six_turns_compress_alike_and_the_refund_comes_back_in_both_languages(
+        lang):
+    """Notebook 07's table holds in either edition: from turn 3 one compression a
+    turn, and turn 6's refund number is answered from the summary."""
+    llm = LlmClient(offline=True)
+    memory = IncrementalSummaryMemory(llm, keep_recent_turns=2, lang=lang)
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False)
+    counts = []
+    for text in SIX_TURNS[lang][:5]:
+        agent.run(text)
+        counts.append(memory.compression_count)
+    verbatim = " ".join(m.content for m in memory.messages()[1:])
+    assert counts == [0, 0, 1, 2, 3]
+    assert "RF20260701001" in memory.summary and "RF20260701001" not in verbatim
+    assert "RF20260701001" in agent.run(SIX_TURNS[lang][5])
