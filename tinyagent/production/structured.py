@@ -30,7 +30,7 @@ from ..memory.summarizer import (
     keep_ids,
     required_ids,
 )
-from ..messages import ChatMessage, clip
+from ..messages import ChatMessage, Role, clip
 
 MAX_ITEMS, MAX_ITEM_CHARS, MAX_RENDER_CHARS = 6, 80, 1400
 SECTIONS = {  # JSON key -> heading of the rendered summary, in rendering order
@@ -199,9 +199,12 @@ def fallback_document(previous: str | None,
                       messages: Sequence[ChatMessage]) -> StructuredSummary:
     """The rule-based merge: earlier sections + requests quoted + answers clipped."""
     old = StructuredSummary.from_text(previous)
-    lines = [line.removeprefix("- ")
-             for line in fallback_summary(None, messages).splitlines()]
-    asked = [line for line in lines if line.startswith("user asked: ")]
+    # One message at a time, so the requests are known by their role, not by the
+    # wording of the merge's lines.
+    merged = [(m.role, line.removeprefix("- ")) for m in messages
+              for line in fallback_summary(None, [m]).splitlines()]
+    lines = [line for _, line in merged]
+    asked = [line for role, line in merged if role is Role.USER]
     sections = dict(old.sections)
     sections["running_summary"] = (*old["running_summary"], *lines)
     sections["pending"] = (*old["pending"], *asked)
