@@ -1,103 +1,44 @@
 """The planted-fact evaluation: does a memory keep what the customer was told?
 
-Introduced in notebook 06. `planted_dialog(turns=50, seed=0)` writes a long BitMall
-conversation: turn 1 looks an order up (the answer plants its tracking number), turn
-2 applies for a refund (the refund number), filler turns about products, prices and
-policies follow in a seeded order and phrasing, and probes come near the end: "what
-was my refund number again?". `evaluate(llm, dialog)` plays it through every strategy
-with the harness of compare.py and scores each: recall (probes whose answer holds the
-planted value), peak and total prompt tokens, and the summarizer's extra calls. The
-pictures of notebook 06 are here too: tokens per turn, cumulative cost, and recall
-against cost.
+Introduced in notebook 06. The dialog comes from planted.py (`planted_dialog`, in
+English or Chinese): a tracking and a refund number planted in turns 1-2, probes
+near the end that ask for them back. `evaluate(llm, dialog)` plays it through every
+strategy with the harness of compare.py, over the store in the dialog's language,
+and scores each: recall (probes whose answer holds the planted value), peak and
+total prompt tokens, and the summarizer's extra calls. The pictures of notebook 06
+are here too: tokens per turn, cumulative cost, and recall against cost.
 
-The offline model recalls three kinds of fact, refund, tracking and order numbers,
-and only from what the messages hold, so those are what is planted. Its summarizer
-writes a rule-based fact ledger: the scores measure the mechanism (what each
-strategy keeps), not the quality of a model's summaries; with a real model the same
-code measures those too. Run `python -m tinyagent.course.evaluation --help` (5-15 s).
-Left out: preferences ("please answer briefly"), which the offline model cannot act
-on, and Chinese dialogs.
+Offline, the summarizer writes a rule-based fact ledger: the scores measure the
+mechanism (what each strategy keeps), not the quality of a model's summaries; with a
+real model the same code measures those too. Run `python -m
+tinyagent.course.evaluation --help` (5-15 s). Left out: the pictures' labels stay
+English (a machine without a CJK font would draw empty boxes and warn).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
 from ..llm import LlmClient
-from ..tools import store
 from .catalogue import MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
+from .language import say
+from .planted import (
+    FILLERS,
+    LOOKUPS,
+    PROBE_SPAN,
+    PROBES,
+    PRODUCTS,
+    REFUNDS,
+    Dialog,
+    Probe,
+    planted_dialog,
+)
 from .table import Table
-
-# Orders that have shipped, so each has a tracking number to plant.
-ORDERS = ("88231", "90417", "55107", "61554")
-FIRST_REFUND = f"RF{store.FIXED_NOW:%Y%m%d}001"  # fresh tools number refunds from 001
-LOOKUPS = ["Where is my order {order}?", "Can you track order {order} for me?",
-           "Has my order {order} shipped yet?", "What's the delivery status of order "
-           "{order}?"]
-REFUNDS = ["I want a refund for order {order}, please.", "I'd like to return order "
-           "{order}.", "Can I get my money back for order {order}?"]
-PROBES = {  # fact -> ways to ask for it back (the offline model's recall intent)
-    "refund": ["What was my refund number again?", "Can you remind me of my refund "
-               "number?", "Sorry, what's the refund number again?"],
-    "tracking": ["What was the tracking number again?", "Remind me of my tracking "
-                 "number, please.", "Sorry, what's the tracking number again?"],
-    "order": ["What was my order number again?", "Remind me of my order number, "
-              "please.", "Sorry, which order number was that again?"],
-}
-PRODUCTS = ("S10 Lite", "S10 Pro", "S20 Pro", "S20 Max", "AirX", "BandPro")
-FILLERS = [  # product, price, promotion, policy and time questions: no order numbers
-    "How much is the {a}?", "What does the {a} cost?", "What's the price of the {a}?",
-    "What's the difference between the {a} and the {b}?", "Compare the {a} vs the {b}",
-    "I'd like to buy the {a}.", "Do you have any new robot vacuums to recommend?",
-    "Can you suggest a new model?", "Any discounts at the moment?",
-    "Are there any deals right now?", "What is the warranty on robot vacuums?",
-    "Who pays the return shipping?", "How does the 7-day return policy work?",
-    "How long until my refund arrives?", "What's today's date?",
-]
-PROBE_SPAN = 8  # the probes fall in the last PROBE_SPAN turns
-
-
-@dataclass(frozen=True)
-class Probe:
-    turn: int  # 1-based
-    fact: str  # "refund" | "tracking" | "order"
-    expected: str  # the planted value the answer must contain
-
-
-@dataclass(frozen=True)
-class Dialog:
-    turns: tuple[str, ...]
-    probes: tuple[Probe, ...]
-    facts: dict[str, str] = field(hash=False)  # fact -> planted value
-    seed: int = 0
-
-
-def planted_dialog(turns: int = 50, seed: int = 0) -> Dialog:
-    """A deterministic dialog: facts planted in turns 1-2, probes near the end."""
-    if turns < 6:
-        raise ValueError(f"turns must be >= 6 (two plants, three probes, one filler), "
-                         f"got {turns}")
-    rng = random.Random(seed)
-    order = rng.choice(ORDERS)
-    facts = {"order": order, "tracking": store.ORDERS[order]["tracking_number"],
-             "refund": FIRST_REFUND}
-    script = [rng.choice(LOOKUPS).format(order=order),
-              rng.choice(REFUNDS).format(order=order)]
-    for _ in range(turns - 2):
-        a, b = rng.sample(PRODUCTS, 2)
-        script.append(rng.choice(FILLERS).format(a=a, b=b))
-    slots = sorted(rng.sample(range(max(2, turns - PROBE_SPAN), turns), 3))
-    probes = []
-    for slot, fact in zip(slots, rng.sample(list(PROBES), 3), strict=True):
-        script[slot] = rng.choice(PROBES[fact])
-        probes.append(Probe(slot + 1, fact, facts[fact]))
-    return Dialog(tuple(script), tuple(probes), facts, seed)
 
 
 @dataclass(frozen=True)
@@ -142,11 +83,13 @@ class Evaluation:
         return {s.strategy: s for s in self.scores}[strategy]
 
     def table(self) -> Table:
-        n = len(self.dialog.probes)
+        n, turns = len(self.dialog.probes), len(self.dialog.turns)
+        seed = self.dialog.seed
         return Table(
-            f"Planted facts: {len(self.dialog.turns)} turns (seed {self.dialog.seed}), "
-            f"{n} probes", ["strategy", "recall", "peak prompt", "tokens sent",
-                            "summarizer calls", "peak memory"],
+            say(f"Planted facts: {turns} turns (seed {seed}), {n} probes",
+                f"埋入的事实：{turns} 轮（种子 {seed}），{n} 个探针"),
+            say("strategy|recall|peak prompt|tokens sent|summarizer calls|peak memory",
+                "策略|召回|提示词峰值|发送 token 总数|摘要调用|记忆峰值").split("|"),
             [[s.strategy, f"{sum(s.recalled)}/{n}", f"{s.peak_prompt_tokens:,}",
               f"{s.total_tokens:,}", f"{s.summarizer_calls:,}",
               f"{s.peak_memory_tokens:,}"] for s in self.scores])
@@ -161,11 +104,17 @@ class Evaluation:
 def evaluate(llm: LlmClient, dialog: Dialog | None = None,
              strategies: Mapping[str, MemoryFactory] | None = None, **options: Any
              ) -> Evaluation:
-    """Play `dialog` (default: 50 turns, seed 0) through every strategy; score each."""
+    """Play `dialog` (default: 50 turns, seed 0) through every strategy, over the
+    store in the dialog's language; score each."""
     dialog = dialog or planted_dialog()
-    comparison = compare(llm, dialog.turns, strategies, **options)
+    comparison = compare(llm, dialog.turns, strategies, lang=dialog.lang, **options)
     return Evaluation(dialog, [score(run, dialog) for run in comparison.runs],
                       comparison)
+
+
+__all__ = ["FILLERS", "LOOKUPS", "PROBES", "PROBE_SPAN", "PRODUCTS", "REFUNDS",
+           "Dialog", "Evaluation", "Probe", "Score", "evaluate", "planted_dialog",
+           "plot_recall_cost", "plot_tokens", "score"]
 
 
 # -- the pictures (matplotlib is imported only here, when a notebook plots)
