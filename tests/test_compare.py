@@ -220,3 +220,14 @@ def test_what_notebook_06_teaches_holds_in_both_languages(llm, lang):
     assert calls["summary 10/4"] == [0, 0, 0, 0, 1, 0]
     assert calls["hybrid 4/8"] == [0, 0, 0, 1, 0, 1]
     assert sum(map(sum, calls.values())) == 3
+
+
+def test_tables_speak_the_language_asked_and_the_labels_stay(six):
+    """lang="zh" gives Chinese captions and headers; the strategy labels and the
+    figures are the same as in the English table."""
+    english, chinese = six.tokens_table(), six.tokens_table(lang="zh")
+    assert chinese.caption.startswith("每轮第一次模型调用")
+    assert chinese.header[0] == "轮次"
+    assert chinese.header[1:] == english.header[1:] == LABELS
+    assert [row[1:] for row in chinese.rows] == [row[1:] for row in english.rows]
+    assert six.answers_table(turns=[6], lang="zh").header == ["轮次", "策略", "回答"]

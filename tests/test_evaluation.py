@@ -152,6 +152,8 @@ def test_table_text_and_html(evaluation):
     assert text[1].split()[:2] == ["strategy", "recall"] and len(text) == 2 + 6
     assert "3/3" in text[-1] and text[-1].startswith("hybrid 4/8")
     assert evaluation._repr_html_().count("<tr>") == 7
+    chinese = str(evaluation.table(lang="zh"))
+    assert chinese.startswith("埋入的事实：50 轮（种子 0），3 个探针")
 
 
 # -- the pictures

@@ -82,14 +82,16 @@ class Evaluation:
     def __getitem__(self, strategy: str) -> Score:
         return {s.strategy: s for s in self.scores}[strategy]
 
-    def table(self) -> Table:
+    def table(self, lang: str | None = None) -> Table:
+        """A row per strategy; labels in `lang` (default: the notebook's)."""
         n, turns = len(self.dialog.probes), len(self.dialog.turns)
         seed = self.dialog.seed
         return Table(
             say(f"Planted facts: {turns} turns (seed {seed}), {n} probes",
-                f"埋入的事实：{turns} 轮（种子 {seed}），{n} 个探针"),
+                f"埋入的事实：{turns} 轮（种子 {seed}），{n} 个探针", lang),
             say("strategy|recall|peak prompt|tokens sent|summarizer calls|peak memory",
-                "策略|召回|提示词峰值|发送 token 总数|摘要调用|记忆峰值").split("|"),
+                "策略|召回|提示词峰值|发送 token 总数|摘要调用|记忆峰值",
+                lang).split("|"),
             [[s.strategy, f"{sum(s.recalled)}/{n}", f"{s.peak_prompt_tokens:,}",
               f"{s.total_tokens:,}", f"{s.summarizer_calls:,}",
               f"{s.peak_memory_tokens:,}"] for s in self.scores])

@@ -30,9 +30,9 @@ from .table import Table
 FULL = "in-memory"  # the baseline a summary is measured against: keep everything
 
 
-def _tag(lang: str) -> str:
-    """A column's language, as "(en)" or "（中）"."""
-    return say(f"({lang})", "（英）" if lang == "en" else "（中）")
+def _label(text: str, lang: str) -> str:
+    """A column or row label tagged with its language: "memory (zh)", "记忆（中）"."""
+    return say(f"{text} ({lang})", text + ("（英）" if lang == "en" else "（中）"))
 
 
 def _share(part: int, whole: int) -> str:
@@ -50,7 +50,7 @@ class LanguageCost:
         and the turn's first prompt, side by side for each language."""
         runs = {lang: c[strategy] for lang, c in self.comparisons.items()}
         parts = say("question|memory held|first prompt", "问题|记忆|首次提示词")
-        header = [say("turn", "轮次")] + [f"{part} {_tag(lang)}".replace(" （", "（")
+        header = [say("turn", "轮次")] + [_label(part, lang)
                                           for part in parts.split("|") for lang in runs]
 
         def cells(number: int) -> list[str]:
@@ -68,11 +68,10 @@ class LanguageCost:
     def savings(self, names: Sequence[str] = ("summary 10/4", "hybrid 4/8")) -> Table:
         """Each summary memory against the full buffer, per language: the memory
         held at the end and every token sent (summarizer included), with the ratio."""
-        header = [say("strategy", "策略")] + [
-            f"{part} {_tag(lang)}".replace(" （", "（")
-            for part in say("memory at the end|tokens sent",
-                            "结束时的记忆|发送总数").split("|")
-            for lang in self.comparisons]
+        parts = say("memory at the end|tokens sent", "结束时的记忆|发送总数")
+        header = [say("strategy", "策略")] + [_label(part, lang)
+                                             for part in parts.split("|")
+                                             for lang in self.comparisons]
         rows = []
         for name in [FULL, *names]:
             held, sent = [], []
@@ -93,8 +92,8 @@ class LanguageCost:
             for kind, texts in [(say("questions", "问题"), [t.question for t in turns]),
                                 (say("answers", "回答"), [t.answer for t in turns])]:
                 chars, tokens = sum(map(len, texts)), sum(map(count_tokens, texts))
-                rows.append([f"{kind} {_tag(lang)}".replace(" （", "（"), f"{chars:,}",
-                             f"{tokens:,}", f"{chars / tokens:.1f}"])
+                rows.append([_label(kind, lang), f"{chars:,}", f"{tokens:,}",
+                             f"{chars / tokens:.1f}"])
         return Table(say("Characters and tokens (cl100k)", "字符与 token（cl100k）"),
                      say("text|characters|tokens|characters a token",
                          "文本|字符|token|每个 token 的字符数").split("|"), rows)
