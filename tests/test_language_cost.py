@@ -47,15 +47,27 @@ def test_the_same_conversation_holds_more_tokens_in_chinese(costs):
     assert all(z.memory_tokens > e.memory_tokens for e, z in zip(en, zh, strict=True))
 
 
-def test_the_fixed_part_of_the_prompt_is_the_same_in_both_languages(costs):
-    """Without memory, a first prompt minus its question is the same in both runs:
-    system prompt and tool schemas do not change with the customer's language."""
+def test_the_fixed_part_is_the_same_every_turn_and_larger_in_chinese(costs):
+    """Without memory, a first prompt minus its question is one number a language
+    (system prompt and tool schemas), and the Chinese one is larger: its system
+    prompt and tool descriptions are Chinese."""
     def question(text: str) -> int:
         return count_message_tokens(ChatMessage.user(text))
 
     fixed = {lang: {t.context_tokens - question(t.question) for t in c["none"].turns}
              for lang, c in costs.comparisons.items()}
-    assert fixed["en"] == fixed["zh"] and len(fixed["en"]) == 1
+    assert len(fixed["en"]) == len(fixed["zh"]) == 1
+    assert fixed["zh"].pop() > fixed["en"].pop()
+
+
+def test_the_fixed_part_table_adds_up(costs):
+    """What a call without memory really sends is at least the system prompt plus
+    the tool schemas, in each language; the rest is message overhead."""
+    rows = {row[0]: [int(c.replace(",", "")) for c in row[1:]]
+            for row in costs.fixed_part().rows}
+    prompt, schemas, sent = rows.values()
+    assert all(p + s <= t < p + s + 20
+               for p, s, t in zip(prompt, schemas, sent, strict=True))
 
 
 @pytest.mark.parametrize("name", ["summary 10/4", "hybrid 4/8"])
@@ -107,7 +119,7 @@ def test_show_tokens_prints_counts_then_pieces(capsys):
 def test_in_a_chinese_notebook_the_tables_are_chinese(costs, chinese, capsys):
     """After set_lang("zh") no table or printed line holds an English sentence."""
     show_tokens(SIX_TURNS["zh"][1])
-    shown = [repr(costs.per_turn()), repr(costs.savings()), repr(costs.characters()),
-             capsys.readouterr().out]
+    shown = [repr(costs.per_turn()), repr(costs.fixed_part()), repr(costs.savings()),
+             repr(costs.characters()), capsys.readouterr().out]
     assert shown[0].startswith("每轮的 token 数")
     assert not [s for text in shown for s in english_sentences(text)]

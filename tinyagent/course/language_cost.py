@@ -1,12 +1,13 @@
 """Token cost by language: the same dialog in English and in Chinese, measured.
 
 Introduced in notebook 06, section 6. `by_language(llm)` plays the six-turn demo in
-both languages, each over its own store (the same orders, prices and policies), with
-every strategy of the comparison, and shows three tables: tokens per turn, what the
-summary memories save against the full buffer in each language, and characters
-against tokens for the questions and the answers. `show_tokens(text)` cuts a text
-where cl100k cuts it, so you can see why a Chinese character often costs a token or
-two while a common English word, with its leading space, costs one.
+both languages, each over its own store (the same orders, prices and policies) and
+with the agent's system prompt in that language, through every strategy of the
+comparison. Its tables: tokens per turn, the fixed part of every call, what the
+summary memories save against the full buffer, and characters against tokens for
+the questions and the answers. `show_tokens(text)` cuts a text where cl100k cuts
+it, so you can see why a Chinese character often costs a token or two while a
+common English word, with its leading space, costs one.
 
 Everything is counted with the package's tiktoken counter (cl100k), the counter the
 offline model reports in `usage`. Left out: other tokenizers (Qwen's, DeepSeek's),
@@ -18,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..agent import SYSTEM_PROMPT, SYSTEM_PROMPT_ZH
 from ..llm import LlmClient
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens, count_tokens, encoding
+from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS, MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
@@ -33,6 +36,11 @@ FULL = "in-memory"  # the baseline a summary is measured against: keep everythin
 def _label(text: str, lang: str) -> str:
     """A column or row label tagged with its language: "memory (zh)", "记忆（中）"."""
     return say(f"{text} ({lang})", text + ("（英）" if lang == "en" else "（中）"))
+
+
+def _name(lang: str) -> str:
+    """A language's name in the notebook's language."""
+    return {"en": say("English", "英文"), "zh": say("Chinese", "中文")}[lang]
 
 
 def _share(part: int, whole: int) -> str:
@@ -64,6 +72,22 @@ class LanguageCost:
         count = len(next(iter(runs.values())).turns)
         caption = say(f"Tokens per turn, {strategy}", f"每轮的 token 数：{strategy}")
         return Table(caption, header, [[str(n + 1), *cells(n)] for n in range(count)])
+
+    def fixed_part(self) -> Table:
+        """What every call sends before memory and question, per language: the
+        system prompt, the six tool schemas, and the first prompt of the run without
+        memory minus its question (what was really sent)."""
+        prompts = {"en": SYSTEM_PROMPT, "zh": SYSTEM_PROMPT_ZH}
+        sent = {lang: _question_free(c["none"]) for lang, c in self.comparisons.items()}
+        rows = [[say("system prompt", "系统提示词"),
+                 *(count_tokens(prompts[lang]) for lang in sent)],
+                [say("tool schemas", "工具定义"),
+                 *(bitmall_tools(lang=lang).schema_tokens() for lang in sent)],
+                [say("sent without memory", "不带记忆时实际发送"), *sent.values()]]
+        return Table(say("The fixed part of every call, in tokens",
+                         "每次调用的固定部分（token）"),
+                     [say("part", "部分"), *(_name(lang) for lang in sent)],
+                     [[row[0], *(f"{n:,}" for n in row[1:])] for row in rows])
 
     def savings(self, names: Sequence[str] = ("summary 10/4", "hybrid 4/8")) -> Table:
         """Each summary memory against the full buffer, per language: the memory
@@ -97,6 +121,12 @@ class LanguageCost:
         return Table(say("Characters and tokens (cl100k)", "字符与 token（cl100k）"),
                      say("text|characters|tokens|characters a token",
                          "文本|字符|token|每个 token 的字符数").split("|"), rows)
+
+
+def _question_free(run: StrategyRun) -> int:
+    """A first prompt without its question: system prompt, tools and overhead."""
+    first = run.turns[0]
+    return first.context_tokens - count_message_tokens(ChatMessage.user(first.question))
 
 
 def _held(run: StrategyRun) -> int:
