@@ -5,21 +5,19 @@ English or Chinese): a tracking and a refund number planted in turns 1-2, probes
 near the end that ask for them back. `evaluate(llm, dialog)` plays it through every
 strategy with the harness of compare.py, over the store in the dialog's language,
 and scores each: recall (probes whose answer holds the planted value), peak and
-total prompt tokens, and the summarizer's extra calls. The pictures of notebook 06
-are here too: tokens per turn, cumulative cost, and recall against cost.
+total prompt tokens, and the summarizer's extra calls. Its pictures are in plots.py
+(re-exported here, where notebook 06 imports them).
 
 Offline, the summarizer writes a rule-based fact ledger: the scores measure the
 mechanism (what each strategy keeps), not the quality of a model's summaries; with a
 real model the same code measures those too. Run `python -m
-tinyagent.course.evaluation --help` (5-15 s). Left out: the pictures' labels stay
-English (a machine without a CJK font would draw empty boxes and warn).
+tinyagent.course.evaluation --help` (5-15 s). Left out: a real model's latency.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Any
 
 from ..llm import LlmClient
@@ -38,6 +36,7 @@ from .planted import (
     Probe,
     planted_dialog,
 )
+from .plots import plot_recall_cost, plot_tokens
 from .table import Table
 
 
@@ -117,55 +116,6 @@ def evaluate(llm: LlmClient, dialog: Dialog | None = None,
 __all__ = ["FILLERS", "LOOKUPS", "PROBES", "PROBE_SPAN", "PRODUCTS", "REFUNDS",
            "Dialog", "Evaluation", "Probe", "Score", "evaluate", "planted_dialog",
            "plot_recall_cost", "plot_tokens", "score"]
-
-
-# -- the pictures (matplotlib is imported only here, when a notebook plots)
-MARKERS = "osD^vP*X"  # one per strategy, in order, so overlapping lines stay visible
-
-
-def plot_tokens(comparison: Comparison, cumulative: bool = False, ax: Any = None
-                ) -> Any:
-    """Prompt tokens of each turn's first call, one line per strategy; or, with
-    `cumulative`, the running total of every token sent (summarizer included)."""
-    import matplotlib.pyplot as plt
-
-    ax = ax or plt.subplots(figsize=(8, 4))[1]
-    for i, run in enumerate(comparison.runs):
-        values = (list(accumulate(t.cost_tokens for t in run.turns)) if cumulative
-                  else [t.context_tokens for t in run.turns])
-        ax.plot(range(1, len(values) + 1), values, marker=MARKERS[i % len(MARKERS)],
-                markersize=4, markevery=max(1, len(values) // 12), label=run.name)
-    ax.set(xlabel="turn", title="Cumulative cost: prompts + summarizer" if cumulative
-           else "What each turn sends the model (first call)",
-           ylabel="tokens sent so far" if cumulative else "prompt tokens")
-    ax.legend(fontsize="small")
-    return ax
-
-
-def plot_recall_cost(evaluation: Evaluation, axes: Any = None) -> Any:
-    """Recall against tokens sent (left) and against peak prompt (right), a marker
-    and colour per strategy as in `plot_tokens`. The dashed line is the frontier: no
-    strategy to its left recalls more for less."""
-    import matplotlib.pyplot as plt
-
-    axes = axes if axes is not None else plt.subplots(1, 2, figsize=(11, 4),
-                                                      sharey=True)[1]
-    for ax, cost, label in [(axes[0], "total_tokens", "tokens sent over the dialog"),
-                            (axes[1], "peak_prompt_tokens", "peak prompt tokens")]:
-        points = sorted((getattr(s, cost), 100 * s.recall) for s in evaluation.scores)
-        frontier = [p for i, p in enumerate(points)
-                    if all(p[1] > q[1] for q in points[:i])]
-        ax.plot(*zip(*frontier, strict=True), "--", color="grey", zorder=0)
-        for i, s in enumerate(evaluation.scores):
-            ax.scatter(getattr(s, cost), 100 * s.recall, s=70, label=s.strategy,
-                       marker=MARKERS[i % len(MARKERS)], color=f"C{i}", alpha=0.8)
-        ax.set(xlabel=label, ylim=(-8, 112))
-        ax.xaxis.set_major_formatter(lambda x, _: f"{x / 1000:g}k")  # 60k, 1.5k
-    axes[0].set(ylabel="recall of planted facts (%)")
-    axes[1].legend(fontsize="small", loc="center right")
-    axes[0].figure.suptitle(f"Recall against cost, {len(evaluation.dialog.turns)} "
-                            "turns (up and to the left is better)")
-    return axes
 
 
 def main(argv: list[str] | None = None) -> int:
