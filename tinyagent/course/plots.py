@@ -3,9 +3,9 @@
 Introduced in notebook 06 (imported there from evaluation.py). matplotlib is
 imported only inside the functions, so `import tinyagent` stays light. The titles
 and axis labels follow the notebook's language, but Chinese only when the machine
-has a font that draws it: without one, matplotlib would draw empty boxes and warn on
-stderr, so the labels stay English. Strategy names ("hybrid 4/8") are the same in
-both. Left out: interactive plots.
+has a font that draws it (`use_chinese_font`): without one, matplotlib would draw
+empty boxes, so the labels stay English. Strategy names ("hybrid 4/8") are the same
+in both. Left out: interactive plots.
 """
 
 from __future__ import annotations
@@ -15,49 +15,26 @@ from functools import cache
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
-from .language import get_lang
+from .language import get_lang, use_chinese_font
 
 if TYPE_CHECKING:
     from .comparison import Comparison
     from .evaluation import Evaluation
 
 MARKERS = "osD^vP*X"  # one per strategy, in order, so overlapping lines stay visible
-# Families and file names of common fonts with Chinese glyphs, on Linux, macOS and
-# Windows.
-CJK_FAMILIES = ("Noto Sans CJK", "Noto Serif CJK", "Source Han", "WenQuanYi",
-                "PingFang", "Heiti", "Microsoft YaHei", "SimHei", "SimSun")
-CJK_FILES = ("notosanscjk", "notoserifcjk", "sourcehan", "wqy", "pingfang", "msyh",
-             "simhei", "simsun")
 
 
 @cache
 def cjk_font() -> str | None:
-    """The family name of a font that draws Chinese, or None when there is none."""
-    from matplotlib import font_manager
-
-    for entry in font_manager.fontManager.ttflist:
-        if entry.name.startswith(CJK_FAMILIES):
-            return entry.name
-    # matplotlib's font cache may predate fonts installed later: look at the files,
-    # and add the one found, so that a text can name its family (and keep its size).
-    files = {path: path.replace("-", "").replace("_", "").lower().rsplit("/", 1)[-1]
-             for path in font_manager.findSystemFonts()}
-    # A regular weight first, then by name: the same font on every run.
-    for path in sorted(files, key=lambda p: ("regular" not in files[p], files[p])):
-        if files[path].startswith(CJK_FILES):
-            font_manager.fontManager.addfont(path)
-            return font_manager.FontProperties(fname=path).get_name()
-    return None
+    """The font matplotlib now draws Chinese with, or None when there is none; looked
+    for once (language.use_chinese_font puts it first in matplotlib's list)."""
+    return use_chinese_font()
 
 
 def _put(setter: Callable[..., Any], en: str, zh: str) -> None:
     """Call a matplotlib text setter with the English or, if it can be drawn, the
     Chinese text."""
-    font = cjk_font() if get_lang() == "zh" else None
-    if font is None:
-        setter(en)
-    else:
-        setter(zh, fontfamily=font)
+    setter(zh if get_lang() == "zh" and cjk_font() is not None else en)
 
 
 def plot_tokens(comparison: Comparison, cumulative: bool = False, ax: Any = None
