@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import strategies as st
-from wrong_solutions import CATALOGUE
+from wrong_solutions import CATALOGUE, fresh
 
 from tinyagent.course.exercises import CHECKS, check
 
@@ -91,7 +91,7 @@ def checker_tests(notebook: str):
         """A wrong solution fails, and the first failure printed is the case it
         breaks."""
         capsys.readouterr()
-        result = check(name, wrong)
+        result = check(name, fresh(wrong))
         out = capsys.readouterr().out.splitlines()
         assert not result
         assert case in result.failures[0]

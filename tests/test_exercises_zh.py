@@ -11,7 +11,7 @@ import io
 
 import pytest
 from test_exercise_catalogue import OFFICIAL, official
-from wrong_solutions import CATALOGUE
+from wrong_solutions import CATALOGUE, fresh
 from zh_text import english_sentences
 
 from tinyagent.course.exercises import CHECKS, CheckResult, check
@@ -34,7 +34,7 @@ def report(name: str, who: str) -> tuple[CheckResult, str]:
     """`check(name, candidate, lang="zh")` and what it printed, run once."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        result = check(name, candidates(name)[who], lang="zh")
+        result = check(name, fresh(candidates(name)[who]), lang="zh")
     return result, out.getvalue()
 
 
