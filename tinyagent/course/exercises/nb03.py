@@ -8,6 +8,7 @@ checker in nb03_token_window.py); the last case runs it in a ReActAgent that
 remembers its tool calls. Left out: token budgets (nb03_token_window.py) and
 summaries (notebooks 04 and 05).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
