@@ -31,9 +31,10 @@ def _capped(cap_items: Any, items: list[str], expected: list[str], *caps: int) -
     got = list(cap_items(list(items), *caps))
     shown = say(f"{items[:3]}…({len(items)} items)", f"{items[:3]}…（共 {len(items)} "
                 "项）") if len(items) > 3 else f"{items}"
+    comma = say(", ", "，")
     where = say(f"with {shown}", f"输入为 {shown}") + \
-        (f", max_items={caps[0]}" if caps else "") + \
-        (f", max_chars={caps[1]}" if len(caps) > 1 else "")
+        (f"{comma}max_items={caps[0]}" if caps else "") + \
+        (f"{comma}max_chars={caps[1]}" if len(caps) > 1 else "")
     return expect(got, expected, where)
 
 
