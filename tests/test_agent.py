@@ -327,3 +327,13 @@ def test_a_request_of_exactly_max_tokens_is_sent():
                       verbose=False)
     over.run("hello")
     assert over.last_trace.stop_reason == "token_budget"
+
+
+def test_the_repeat_notice_speaks_the_users_language():
+    """The note the agent sends the model instead of a repeated call is Chinese when
+    the user wrote Chinese, English otherwise."""
+    for question, words in (("我的订单88231到哪了？", "已经用同样的参数调用过"),
+                            ("Where is my order 88231?", "already called")):
+        a = agent(model="bitmall-offline+repeat")
+        a.run(question)
+        assert words in a.last_trace.steps[1].results[0]

@@ -31,10 +31,14 @@ SYSTEM_PROMPT = (
     "language.")
 MEMORY_HINT = ("The earlier turns of this conversation follow. Resolve references "
                "such as 'it', 'that order' or '那个' from them.")
+# What the agent tells the model in a tool result, in the user's language.
 REPEAT_NOTICE = ("You already called {call} with the same arguments; answer from "
-                 "what you have.")
+                 "what you have.",
+                 "你已经用同样的参数调用过 {call}，请根据已有结果回答。")
 TOO_MANY_CALLS = ("{count} more tool calls were not run: at most {limit} a step. Ask "
-                  "for them in the next step if they are still needed.")
+                  "for them in the next step if they are still needed.",
+                  "另有 {count} 个工具调用没有执行：每步最多 {limit} 个。"
+                  "如果仍然需要，请在下一步再调用。")
 CUT_NOTE = ("[cut off: the reply reached its length limit]",
             "［回复达到长度上限，已截断］")
 # The verbose trace's labels, English or Chinese: "{n}" is the step number.
@@ -142,7 +146,7 @@ class ReActAgent:
         turn_start = len(messages) - 1  # the new user message: what memory will get
         schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
         previous_calls: list[ToolCall] | None = None
-        repeats = 0
+        repeats, zh = 0, is_chinese(text)
         if self.labels_lang == "auto":
             self.labels = LABELS[is_chinese(text)]
         self._say(f"{self.labels['user']}{text}")
@@ -160,7 +164,7 @@ class ReActAgent:
                     reason = "empty_reply"
                 elif response.finish_reason == "length":  # never stored as complete
                     reason = "cut_off"
-                    trace.answer += " " + CUT_NOTE[is_chinese(text)]
+                    trace.answer += " " + CUT_NOTE[zh]
                 return self._stop(trace, reason, messages, turn_start, tokens)
             limit = self.max_tool_calls_per_step
             step = Step(response.content, list(response.tool_calls[:limit]))
@@ -175,12 +179,13 @@ class ReActAgent:
             messages.append(ChatMessage.assistant(step.thought, step.tool_calls))
             for index, call in enumerate(step.tool_calls, 1):
                 if repeats:  # the first repeat: don't run it, tell the model instead
-                    result = REPEAT_NOTICE.format(call=call.signature())
+                    result = REPEAT_NOTICE[zh].format(call=call.signature())
                 else:
                     result = self.tools.run(call)
                     trace.tool_calls.append(call)
                 if extra and index == len(step.tool_calls):  # the model's observation
-                    result += "\n" + TOO_MANY_CALLS.format(count=extra, limit=limit)
+                    result += "\n" + TOO_MANY_CALLS[zh].format(count=extra,
+                                                                limit=limit)
                 step.results.append(result)
                 messages.append(ChatMessage.tool(call.id, result))
             self._say_step(number, step)
