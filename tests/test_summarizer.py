@@ -8,6 +8,8 @@ from fakes import FakeLlm
 from tinyagent.llm import ChatResponse, LlmClient, LlmError, Usage
 from tinyagent.memory.summarizer import (
     IDS_LINE,
+    PROMPT,
+    PROMPT_ZH,
     SUMMARY_FOOTER,
     SUMMARY_HEADER,
     Summarizer,
@@ -195,3 +197,59 @@ def test_offline_failures_fall_back(failure):
     summary = summarizer.summarize(None, SPAN)
     assert summarizer.fallbacks == 1 and set(IDS) <= set(find_ids(summary))
     assert '- user asked: "I want a refund"' in summary
+
+
+SPAN_ZH = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
+           ChatMessage.assistant("您的订单 88231 已签收，运单号 SF1234567890。"),
+           ChatMessage.user("那我要退款呢"),
+           ChatMessage.assistant("已提交退款：退款编号 RF20260701001，金额 ¥1999。")]
+
+
+def test_lang_zh_sends_the_chinese_prompt_and_markers():
+    """lang="zh": the Chinese prompt, then "之前的摘要：" ("无" before the first
+    summary) and "新消息：" around the same transcript."""
+    llm = FakeLlm()
+    Summarizer(llm, lang="zh").summarize(None, SPAN_ZH[:1])
+    (system, user), _ = llm.requests[0]
+    assert system.content == PROMPT_ZH
+    assert user.content == ("之前的摘要：\n无\n\n新消息：\n"
+                            "[user] 帮我查一下订单 88231 的物流到哪了")
+
+
+def test_by_default_the_request_is_english_whatever_the_dialog():
+    """The default lang is "en": a Chinese dialog still gets the English prompt, so
+    every figure measured before the Chinese edition stays as it was."""
+    llm = FakeLlm()
+    Summarizer(llm).summarize(None, SPAN_ZH)
+    (system, user), _ = llm.requests[0]
+    assert system.content == PROMPT and user.content.startswith("Previous summary:")
+
+
+@pytest.mark.parametrize(("span", "prompt"), [(SPAN_ZH, PROMPT_ZH), (SPAN, PROMPT)])
+def test_lang_auto_follows_the_customers_words(span, prompt):
+    """lang="auto": the prompt is in the language the customer writes."""
+    llm = FakeLlm()
+    Summarizer(llm, lang="auto").summarize(None, span)
+    assert llm.requests[0][0][0].content == prompt
+
+
+def test_the_offline_model_summarizes_from_the_chinese_prompt():
+    """The offline model reads the Chinese request: a Chinese ledger, no fallback,
+    every id kept."""
+    summarizer = Summarizer(LlmClient(offline=True), lang="zh")
+    summary = summarizer.summarize(None, SPAN_ZH)
+    assert summarizer.fallbacks == 0 and "退款 RF20260701001" in summary
+    assert set(IDS) <= set(find_ids(summary)) and "Previous" not in summary
+
+
+def test_a_chinese_fallback_is_labelled_in_chinese():
+    """With lang="zh" the rule-based merge quotes "用户问：" and labels "助手："."""
+    summary = Summarizer(FakeLlm(LlmError("down")), lang="zh").summarize(None, SPAN_ZH)
+    assert summary.startswith('- 用户问："帮我查一下订单 88231 的物流到哪了"\n- 助手：')
+    assert "user asked" not in summary and "assistant" not in summary
+
+
+def test_an_unknown_lang_is_refused_by_name():
+    """lang must be "en", "zh" or "auto"; the error names the value."""
+    with pytest.raises(ValueError, match="'fr'"):
+        Summarizer(FakeLlm(), lang="fr")

@@ -19,8 +19,10 @@ The guard also works the other way: a line that names an id found in neither the
 previous summary nor the messages is dropped, since the model invented it. A reply
 cut off at the length limit (finish_reason "length") is treated as a failed call.
 Last, the budget in tokens (budget.py): when the summary is full, the oldest resolved
-facts go first and the ids of open matters stay longest. Left out: structured
-summaries, async refresh and persistence (notebook 07).
+facts go first and the ids of open matters stay longest. With lang="zh" the
+prompt, the request's markers and the fallback's labels are Chinese (notebooks/zh/04
+shows them); lang="auto" picks them by the customer's words, per request. Left out:
+structured summaries, async refresh and persistence (notebook 07).
 """
 
 from __future__ import annotations
@@ -38,6 +40,18 @@ PROMPT = ("You summarize a customer-service conversation for the agent's memory.
           "Keep order numbers, product names, amounts, tracking and refund numbers, "
           "operation results and the user's requests; drop pleasantries and "
           "repetition. Plain text, one fact per line starting with '- '.")
+PROMPT_ZH = ("你负责为客服智能体的记忆总结一段客服对话。保留订单号、商品名称、金额、"
+             "运单号和退款编号、操作结果以及用户的诉求；去掉寒暄和重复的话。"
+             "输出纯文本，每行一条事实，以 '- ' 开头。")
+PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
+# What the request says around the two parts, per language: (previous summary, no
+# summary yet, new messages). The offline model reads both languages' markers.
+MARKERS = {"en": ("Previous summary:", "(none)", "New messages:"),
+           "zh": ("之前的摘要：", "无", "新消息：")}
+# The fallback's labels: a quoted request, an answer by role.
+ASKED = {"en": "user asked: ", "zh": "用户问："}
+ROLES_ZH = {"assistant": "助手：", "tool": "工具结果：", "system": "系统："}
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # The summary reaches the model as a system message next to the system prompt
 # (providers reject system messages mid-history), fenced as data: what a user said
@@ -78,6 +92,14 @@ def render(messages: Sequence[ChatMessage]) -> str:
     return "\n".join(f"[{m.role.value}] {_text(m)}" for m in messages)
 
 
+def dialog_lang(previous: str | None, messages: Sequence[ChatMessage]) -> str:
+    """"zh" when the customer writes Chinese, else "en". With no user message in
+    `messages`, the previous summary's language decides."""
+    users = [m.content for m in messages if m.role is Role.USER]
+    text = " ".join(users) if users else previous or ""
+    return "zh" if CJK.search(text) else "en"
+
+
 def summary_message(summary: str, lang: str = "en") -> ChatMessage:
     """The summary as the model sees it: a fenced system message (the fence in
     English, or in Chinese with lang="zh")."""
@@ -101,15 +123,18 @@ def clean(text: str) -> str:
                      if line.strip() and not line.startswith(IDS_LINE))
 
 
-def fallback_summary(previous: str | None, messages: Sequence[ChatMessage]) -> str:
-    """A summary without a model: earlier lines + requests quoted + answers clipped."""
+def fallback_summary(previous: str | None, messages: Sequence[ChatMessage],
+                     lang: str = "en") -> str:
+    """A summary without a model: earlier lines + requests quoted + answers clipped
+    (labelled in Chinese with lang="zh")."""
     lines = clean(previous or "").splitlines()
     for m in messages:
         text = clip(_text(m), 100)
         if m.role is Role.USER:  # quoted as JSON: a request stays data, not a command
-            lines.append(f"- user asked: {json.dumps(text, ensure_ascii=False)}")
+            lines.append(f"- {ASKED[lang]}{json.dumps(text, ensure_ascii=False)}")
         elif text:  # the answers' facts, tool results, clipped
-            lines.append(f"- {m.role.value}: {text}")
+            role = ROLES_ZH[m.role.value] if lang == "zh" else f"{m.role.value}: "
+            lines.append(f"- {role}{text}")
     return "\n".join(lines)
 
 
@@ -134,16 +159,23 @@ def keep_ids(summary: str, required: Sequence[str]) -> str:
 
 
 class Summarizer:
-    """previous summary + new messages -> new summary; counts its calls and tokens."""
+    """previous summary + new messages -> new summary; counts its calls and tokens.
+
+    `lang`: "en", "zh", or "auto" (the dialog's language, `dialog_lang`, for each
+    request). It picks the prompt, unless one is given, and the request's markers.
+    """
 
     def __init__(self, llm: SupportsChat,
                  max_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 prompt: str = PROMPT) -> None:
+                 prompt: str | None = None, lang: str = "en") -> None:
         if not callable(getattr(llm, "chat", None)):
             raise TypeError("llm must have a chat(messages) method, e.g. "
                             f"LlmClient.from_env(); got {type(llm).__name__}")
         check_size("max_tokens", max_tokens, 50, "room for a few facts")
+        if lang not in ("en", "zh", "auto"):
+            raise ValueError(f"lang must be 'en', 'zh' or 'auto', got {lang!r}")
         self.llm, self.max_tokens, self.prompt = llm, max_tokens, prompt
+        self.lang = lang
         self.clear()
 
     def clear(self) -> None:
@@ -154,12 +186,18 @@ class Summarizer:
         self.evicted = 0  # lines and ids the budget pushed out, in all
         self.last_evicted: list[str] = []  # what the latest summary had to drop
 
+    def language(self, previous: str | None,
+                 messages: Sequence[ChatMessage]) -> str:
+        """The request's language: `lang`, or the dialog's when `lang` is "auto"."""
+        return dialog_lang(previous, messages) if self.lang == "auto" else self.lang
+
     def request(self, previous: str | None,
                 messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         """The two messages sent to the model (no tools)."""
-        return [ChatMessage.system(self.prompt), ChatMessage.user(
-            f"Previous summary:\n{previous or '(none)'}\n\n"
-            f"New messages:\n{render(messages)}")]
+        lang = self.language(previous, messages)
+        before, nothing, new = MARKERS[lang]
+        return [ChatMessage.system(self.prompt or PROMPTS[lang]), ChatMessage.user(
+            f"{before}\n{previous or nothing}\n\n{new}\n{render(messages)}")]
 
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:
@@ -168,7 +206,8 @@ class Summarizer:
         summary = clean(self.ask(previous, messages) or "")
         if not summary:  # the call failed, or the reply was cut off or empty
             self.fallbacks += 1
-            summary = clean(fallback_summary(previous, messages)) or NOTHING
+            lang = self.language(previous, messages)
+            summary = clean(fallback_summary(previous, messages, lang)) or NOTHING
         summary = drop_invented(summary, required) or NOTHING
         return self.fit(keep_ids(summary, required))
 
