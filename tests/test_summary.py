@@ -249,3 +249,10 @@ def test_with_lang_auto_the_fence_follows_the_summarys_words(reply, header):
     English fence."""
     memory = fed(SummaryChatMemory(FakeLlm(reply), 4, 2, lang="auto"), chat(2))
     assert memory.messages()[0].content.startswith(header + "\n")
+
+
+def test_a_chinese_memory_explains_a_bad_size_in_chinese():
+    """lang="zh": the keep_recent >= threshold error names the values, in Chinese."""
+    with pytest.raises(ValueError, match=r"^keep_recent 必须小于 threshold（当前 "
+                       r"keep_recent=8, threshold=8）"):
+        SummaryChatMemory(FakeLlm(), threshold=8, keep_recent=8, lang="zh")

@@ -37,10 +37,11 @@ class HybridChatMemory(CompressedMemory):
         check_size("recent_size", recent_size, 2, "the last question and its answer")
         check_size("summary_threshold", summary_threshold, 3, "more than recent_size")
         if summary_threshold <= recent_size:
-            raise ValueError(f"summary_threshold must be > recent_size (got "
-                             f"summary_threshold={summary_threshold}, recent_size="
-                             f"{recent_size}): otherwise every add would call the "
-                             "summarizer")
+            got = f"summary_threshold={summary_threshold}, recent_size={recent_size}"
+            raise ValueError(f"summary_threshold 必须大于 recent_size（当前 {got}）："
+                             "否则每次 add 都会调用摘要器" if lang == "zh" else
+                             f"summary_threshold must be > recent_size (got {got}): "
+                             "otherwise every add would call the summarizer")
         super().__init__(plain_summarizer(llm, max_summary_tokens, lang),
                          threshold_tokens=threshold_tokens)
         self.recent_size, self.summary_threshold = recent_size, summary_threshold

@@ -41,9 +41,11 @@ class SummaryChatMemory(CompressedMemory):
         check_size("threshold", threshold, 4, "keep_recent >= 2, plus 2 to compress")
         check_size("keep_recent", keep_recent, 2, "the last question and its answer")
         if keep_recent >= threshold:
-            raise ValueError(f"keep_recent must be < threshold (got keep_recent="
-                             f"{keep_recent}, threshold={threshold}): otherwise "
-                             "compression never fires")
+            got = f"keep_recent={keep_recent}, threshold={threshold}"
+            raise ValueError(f"keep_recent 必须小于 threshold（当前 {got}）："
+                             "否则永远不会压缩" if lang == "zh" else
+                             f"keep_recent must be < threshold (got {got}): "
+                             "otherwise compression never fires")
         super().__init__(plain_summarizer(llm, max_summary_tokens, lang),
                          threshold_tokens=threshold_tokens)
         self.threshold, self.keep_recent = threshold, keep_recent
