@@ -327,3 +327,29 @@ def test_a_request_of_exactly_max_tokens_is_sent():
                       verbose=False)
     over.run("hello")
     assert over.last_trace.stop_reason == "token_budget"
+
+
+def test_the_repeat_notice_speaks_the_users_language():
+    """The note the agent sends the model instead of a repeated call is Chinese when
+    the user wrote Chinese, English otherwise."""
+    for question, words in (("我的订单88231到哪了？", "已经用同样的参数调用过"),
+                            ("Where is my order 88231?", "already called")):
+        a = agent(model="bitmall-offline+repeat")
+        a.run(question)
+        assert words in a.last_trace.steps[1].results[0]
+
+
+def test_a_chinese_agent_sends_a_chinese_system_prompt_and_memory_hint():
+    """labels="zh": the package's prompt and memory hint are Chinese; "auto" picks by
+    each user message; a system_prompt of one's own is kept as given."""
+    from tinyagent import InMemoryChatMemory
+    from tinyagent.agent import MEMORY_HINT_ZH, SYSTEM_PROMPT, SYSTEM_PROMPT_ZH
+
+    memory = InMemoryChatMemory()
+    chinese = agent(labels="zh", memory=memory).build_messages("退款")[0].content
+    assert chinese == SYSTEM_PROMPT_ZH + "\n\n" + MEMORY_HINT_ZH
+    auto = agent(labels="auto")
+    assert auto.build_messages("退款")[0].content == SYSTEM_PROMPT_ZH
+    assert auto.build_messages("refund")[0].content == SYSTEM_PROMPT
+    own = agent(labels="zh", system_prompt="Be brief.")
+    assert own.build_messages("退款")[0].content == "Be brief."

@@ -14,6 +14,7 @@ from tinyagent.course.catalogue import (
     STRATEGIES,
     make_strategies,
     memory_factories,
+    print_memory,
     talk,
 )
 from tinyagent.course.playground import Playground
@@ -76,3 +77,22 @@ def test_talk_prints_each_turn_and_returns_the_answers(capsys):
     out = capsys.readouterr().out
     assert len(answers) == 2 and "88231" in answers[0]
     assert out.index("turn 1  user:  Where") < out.index("turn 2  user:  I want")
+
+
+def test_talk_and_print_memory_speak_the_notebooks_language(capsys):
+    """After set_lang("zh"), talk() and print_memory() print Chinese labels."""
+    from tinyagent import InMemoryChatMemory, ReActAgent, bitmall_tools
+    from tinyagent.course.language import set_lang
+
+    memory = InMemoryChatMemory()
+    agent = ReActAgent(LLM, bitmall_tools(lang="zh"), memory=memory, verbose=False)
+    set_lang("zh")
+    try:
+        talk(agent, SIX_TURNS["zh"][:1])
+        print_memory(memory)
+        print_memory(None)
+    finally:
+        set_lang("en")
+    out = capsys.readouterr().out
+    assert out.startswith("第 1 轮  用户：") and "客服：" in out
+    assert "  1  用户" in out and "（没有记忆）" in out

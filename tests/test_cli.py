@@ -63,7 +63,8 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
     lines = memory.splitlines()[1:]
     assert [line[1:3] for line in lines] == [f"{i:>2}" for i in
                                              range(1, len(lines) + 1)]
-    assert len(lines) == 9 and lines[0].startswith("★ 1  summary")  # + turns 3-6
+    summary = "摘要" if lang == "zh" else "summary"  # labels in the demo's language
+    assert len(lines) == 9 and lines[0].startswith(f"★ 1  {summary}")  # + turns 3-6
 
 
 def test_the_demo_prints_the_same_twice(capsys):

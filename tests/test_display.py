@@ -41,3 +41,17 @@ def test_tool_calls_show_in_the_preview():
     call = ChatMessage.assistant("", tool_calls=(ToolCall("c1", "queryOrder",
                                                          {"orderId": "88231"}),))
     assert "queryOrder" in memory_lines([call])[0]
+
+
+def test_a_chinese_dialog_gets_chinese_labels():
+    """Labels follow the dialog: 用户/助手/摘要 when the user writes Chinese; an English
+    dialog keeps user/assistant; lang= overrides."""
+    chinese = [summary_message("- 订单 88231 已签收"),
+               ChatMessage.user("退款多久到账？"),
+               ChatMessage.assistant("1–3 个工作日。")]
+    lines = memory_lines(chinese)
+    assert [line[5:7] for line in lines] == ["摘要", "用户", "助手"]
+    assert "<th>角色</th>" in memory_html(chinese, "caption")
+    english = [ChatMessage.user("hi"), ChatMessage.assistant("hello")]
+    assert [line.split()[1] for line in memory_lines(english)] == ["user", "assistant"]
+    assert memory_lines(english, lang="zh")[0].split()[1] == "用户"

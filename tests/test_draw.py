@@ -66,3 +66,21 @@ def test_a_summary_inside_the_system_prompt_gets_its_own_row():
     assert drawing.rows[0].tokens + drawing.rows[1].tokens == \
         count_message_tokens(merged)
     assert drawing.caption().startswith("request: 2 messages")
+
+
+def test_a_chinese_notebook_draws_chinese_marks_and_caption():
+    """lang="zh": Chinese marks, roles and caption over the same rows."""
+    english = draw_messages([Q1, A1, Q2], [SYSTEM, Q2], lang="en")
+    chinese = draw_messages([Q1, A1, Q2], [SYSTEM, Q2], lang="zh")
+    assert chinese.rows == english.rows
+    assert repr(chinese).startswith("请求：2 条消息") and "已丢弃" in repr(chinese)
+    assert "dropped" not in repr(chinese) + chinese._repr_html_()
+
+
+def test_chinese_rows_line_up_in_columns():
+    """A Chinese mark takes two columns a character: the token column still lines up."""
+    lines = repr(draw_messages([Q1, A1, Q2], [SYSTEM, Q2], lang="zh")).splitlines()[1:]
+    width = [len(line) + sum("\u4e00" <= ch <= "\u9fff" for ch in line)
+             for line in lines]
+    ends = [w - len(line.split("  ")[-1]) for w, line in zip(width, lines, strict=True)]
+    assert len(set(ends)) == 1

@@ -266,3 +266,11 @@ def test_the_offline_model_accepts_tool_choice_and_max_tokens():
     plain = complete(request)
     both = complete({**request, "tool_choice": "auto", "max_tokens": 1024})
     assert both["choices"] == plain["choices"] and both["usage"] == plain["usage"]
+
+
+def test_the_banner_speaks_chinese_when_asked():
+    """describe(lang="zh") is the banner in Chinese; another language is refused."""
+    llm = LlmClient(offline=True)
+    assert "离线" in llm.describe(lang="zh") and "offline" in llm.describe()
+    with pytest.raises(ValueError, match="'fr'"):
+        llm.describe(lang="fr")

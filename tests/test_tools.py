@@ -1,6 +1,7 @@
 """Rules of the tool registry and the six BitMall tools (tinyagent/tools/store.py)."""
 
 import json
+import re
 
 import pytest
 
@@ -149,3 +150,14 @@ def test_each_registry_has_its_own_shop():
     assert shop.apply_refund("88231")["note"] == "a refund was already requested"
     assert BitMall().apply_refund("88231")["refund_id"] == first["refund_id"]
     assert first["refund_id"].endswith("001")
+
+
+def test_the_chinese_store_describes_its_tools_in_chinese():
+    """lang="zh": the same tools and arguments, described in Chinese for the model."""
+    english, chinese = bitmall_tools().schemas(), bitmall_tools(lang="zh").schemas()
+    assert [s["function"]["name"] for s in english] == [
+        s["function"]["name"] for s in chinese]
+    for en, zh in zip(english, chinese, strict=True):
+        parameters = en["function"]["parameters"], zh["function"]["parameters"]
+        assert parameters[0].keys() == parameters[1].keys()
+        assert re.search(r"[\u4e00-\u9fff]", zh["function"]["description"])

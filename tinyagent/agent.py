@@ -7,17 +7,26 @@ not change. Four guards stop a turn that goes wrong: max steps, repeated call
 (`same_calls`), token budget and no progress (`no_progress`). Two more keep a
 misbehaving model in bounds: an empty reply is never taken as the answer, and one
 step runs at most `max_tool_calls_per_step` tools. Left out: streaming, parallel
-tool execution and human approval of tool calls. The verbose trace's labels are
-English unless `labels="zh"` (or "auto": in the language of each user message).
+tool execution and human approval of tool calls. `labels` is the agent's language:
+its trace labels and its system prompt are English unless `labels="zh"` (or "auto":
+in the language of each user message).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 
-from .guards import APOLOGIES, no_progress, same_calls
+from .guards import (
+    APOLOGIES,
+    CUT_NOTE,
+    REPEAT_NOTICE,
+    TOO_MANY_CALLS,
+    apology,
+    is_chinese,
+    no_progress,
+    same_calls,
+)
 from .llm import SupportsChat
 from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, ToolCall, clip
@@ -31,12 +40,11 @@ SYSTEM_PROMPT = (
     "language.")
 MEMORY_HINT = ("The earlier turns of this conversation follow. Resolve references "
                "such as 'it', 'that order' or '那个' from them.")
-REPEAT_NOTICE = ("You already called {call} with the same arguments; answer from "
-                 "what you have.")
-TOO_MANY_CALLS = ("{count} more tool calls were not run: at most {limit} a step. Ask "
-                  "for them in the next step if they are still needed.")
-CUT_NOTE = ("[cut off: the reply reached its length limit]",
-            "［回复达到长度上限，已截断］")
+# The same two texts for an agent that speaks Chinese (labels="zh", notebooks/zh).
+SYSTEM_PROMPT_ZH = ("你是在线商店比特严选的客服助手，负责订单、物流、退款和商品方面的"
+                    "问题。请用工具查询事实，不要编造订单信息、价格或政策。回答要简洁，"
+                    "使用客户的语言。")
+MEMORY_HINT_ZH = "下面是本次对话之前的几轮。请据此理解“它”“那个订单”等指代。"
 # The verbose trace's labels, English or Chinese: "{n}" is the step number.
 LABELS = ({"user": "User: ", "thought": "  step {n} thought: ",
            "call": "  step {n} call:    ", "result": "  step {n} result:  ",
@@ -81,16 +89,12 @@ class RunTrace:
     messages: list[ChatMessage] = field(default_factory=list)  # the final array
 
 
-def is_chinese(text: str) -> bool:
-    return re.search(r"[\u4e00-\u9fff]", text) is not None
-
-
 class ReActAgent:
     """A BitMall clerk: `agent.run("Where is my order 88231?")` returns the answer."""
 
     def __init__(self, llm: SupportsChat, tools: ToolRegistry, max_steps: int = 10,
                  max_tokens: int = 8000, memory: ChatMemory | None = None,
-                 verbose: bool = True, *, system_prompt: str = SYSTEM_PROMPT,
+                 verbose: bool = True, *, system_prompt: str | None = None,
                  remember_tool_calls: bool = False,
                  max_tool_calls_per_step: int = 8, labels: str = "en") -> None:
         check_size("max_steps", max_steps, 1, "one model call")
@@ -105,7 +109,10 @@ class ReActAgent:
         self.labels = LABELS[labels == "zh"]
         # A model may ask for 2,000 refunds in one reply; the rest are refused.
         self.max_tool_calls_per_step = max_tool_calls_per_step
-        self.system_prompt = system_prompt
+        # None: the package's prompt in the agent's language ("auto": per message).
+        self.custom_prompt = system_prompt is not None
+        self.system_prompt = system_prompt or (SYSTEM_PROMPT_ZH if labels == "zh"
+                                               else SYSTEM_PROMPT)
         # Off by default: remembering tool calls costs many tokens (notebook 02).
         self.remember_tool_calls = remember_tool_calls
         self.last_trace: RunTrace | None = None
@@ -118,9 +125,13 @@ class ReActAgent:
         prompt, because some providers reject system messages in mid-history.
         """
         history = self.memory.messages() if self.memory is not None else []
+        zh = self.labels_lang == "zh" or (self.labels_lang == "auto" and
+                                          is_chinese(text))
         system = self.system_prompt
+        if not self.custom_prompt and self.labels_lang == "auto":
+            system = SYSTEM_PROMPT_ZH if zh else SYSTEM_PROMPT
         if self.memory is not None:
-            system += "\n\n" + MEMORY_HINT
+            system += "\n\n" + (MEMORY_HINT_ZH if zh else MEMORY_HINT)
         while history and history[0].role is Role.SYSTEM:
             system += "\n\n" + history.pop(0).content
         # Kept while the text is unchanged: its token count is cached on the message.
@@ -142,7 +153,7 @@ class ReActAgent:
         turn_start = len(messages) - 1  # the new user message: what memory will get
         schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
         previous_calls: list[ToolCall] | None = None
-        repeats = 0
+        repeats, zh = 0, is_chinese(text)
         if self.labels_lang == "auto":
             self.labels = LABELS[is_chinese(text)]
         self._say(f"{self.labels['user']}{text}")
@@ -160,7 +171,7 @@ class ReActAgent:
                     reason = "empty_reply"
                 elif response.finish_reason == "length":  # never stored as complete
                     reason = "cut_off"
-                    trace.answer += " " + CUT_NOTE[is_chinese(text)]
+                    trace.answer += " " + CUT_NOTE[zh]
                 return self._stop(trace, reason, messages, turn_start, tokens)
             limit = self.max_tool_calls_per_step
             step = Step(response.content, list(response.tool_calls[:limit]))
@@ -175,12 +186,13 @@ class ReActAgent:
             messages.append(ChatMessage.assistant(step.thought, step.tool_calls))
             for index, call in enumerate(step.tool_calls, 1):
                 if repeats:  # the first repeat: don't run it, tell the model instead
-                    result = REPEAT_NOTICE.format(call=call.signature())
+                    result = REPEAT_NOTICE[zh].format(call=call.signature())
                 else:
                     result = self.tools.run(call)
                     trace.tool_calls.append(call)
                 if extra and index == len(step.tool_calls):  # the model's observation
-                    result += "\n" + TOO_MANY_CALLS.format(count=extra, limit=limit)
+                    result += "\n" + TOO_MANY_CALLS[zh].format(count=extra,
+                                                                limit=limit)
                 step.results.append(result)
                 messages.append(ChatMessage.tool(call.id, result))
             self._say_step(number, step)
@@ -193,7 +205,8 @@ class ReActAgent:
         """End the turn: the answer (or an apology), then memory, then the log."""
         trace.stop_reason = reason
         if reason in APOLOGIES:
-            trace.answer = self._apology(reason, trace.question, tokens)
+            trace.answer = apology(reason, is_chinese(trace.question), tokens,
+                                   self.max_steps, self.max_tokens)
         self.last_trace = trace  # set first: the answer is known even if saving fails
         self._remember(messages[turn_start:], trace.answer)
         calls = len(trace.prompt_tokens)
@@ -202,14 +215,6 @@ class ReActAgent:
                                              tokens=trace.prompt_tokens))
         self._say(f"{self.labels['agent']}{trace.answer}")
         return trace.answer
-
-    def _apology(self, reason: str, question: str, tokens: int) -> str:
-        """The polite answer for a turn a guard stopped, in the question's language."""
-        english, chinese = APOLOGIES[reason]
-        template = chinese if is_chinese(question) else english
-        steps = f"{self.max_steps} step" + "s" * (self.max_steps != 1)
-        return template.format(steps=steps, max_steps=self.max_steps, tokens=tokens,
-                               max_tokens=self.max_tokens)
 
     def _remember(self, turn: list[ChatMessage], answer: str) -> None:
         """Commit the turn to memory in one go: the user message (and, if

@@ -7,18 +7,30 @@ warns the model once, and stops at the second repeat. `no_progress`: the last
 three thoughts are pairwise alike, Jaccard similarity of their character sets at
 least 0.7, so the model is circling instead of working. Coarse and cheap: it needs
 no model call, and a model that really progresses writes thoughts that differ.
-`APOLOGIES` are the answers a stopped turn gives, in English and Chinese. Left out:
+`APOLOGIES` are the answers a stopped turn gives, and the notes the agent
+sends the model instead of a tool result, in English and Chinese. Left out:
 similarity by meaning (embeddings), and a guard on money spent.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import combinations
 
 from .messages import ToolCall
 
 NO_PROGRESS_JACCARD = 0.7  # thoughts this alike (character sets) count as one thought
+# What the agent tells the model in a tool result, in the user's language.
+REPEAT_NOTICE = ("You already called {call} with the same arguments; answer from "
+                 "what you have.",
+                 "你已经用同样的参数调用过 {call}，请根据已有结果回答。")
+TOO_MANY_CALLS = ("{count} more tool calls were not run: at most {limit} a step. Ask "
+                  "for them in the next step if they are still needed.",
+                  "另有 {count} 个工具调用没有执行：每步最多 {limit} 个。"
+                  "如果仍然需要，请在下一步再调用。")
+CUT_NOTE = ("[cut off: the reply reached its length limit]",
+            "［回复达到长度上限，已截断］")
 APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can stop
     "max_steps": ("Sorry, I could not finish this within {steps}. Could you ask in a "
                   "simpler way?",
@@ -63,3 +75,17 @@ def no_progress(thoughts: Sequence[str]) -> bool:
     last = [thought.strip() for thought in thoughts if thought.strip()][-3:]
     return len(last) == 3 and all(jaccard(a, b) >= NO_PROGRESS_JACCARD
                                   for a, b in combinations(last, 2))
+
+
+def is_chinese(text: str) -> bool:
+    """True when `text` holds Chinese characters: the agent then answers in Chinese."""
+    return re.search(r"[\u4e00-\u9fff]", text) is not None
+
+
+def apology(reason: str, chinese: bool, tokens: int, max_steps: int,
+            max_tokens: int) -> str:
+    """The polite answer for a turn a guard stopped, in the question's language."""
+    template = APOLOGIES[reason][chinese]
+    steps = f"{max_steps} step" + "s" * (max_steps != 1)
+    return template.format(steps=steps, max_steps=max_steps, tokens=tokens,
+                           max_tokens=max_tokens)

@@ -27,6 +27,7 @@ from ..memory.token_window import TokenWindowChatMemory
 from ..memory.window import SlidingWindowChatMemory
 from ..messages import clip
 from ..production import IncrementalSummaryMemory
+from .language import get_lang, say
 
 SIX_TURNS = {
     "en": ["Where is my order 88231?",
@@ -104,13 +105,15 @@ def _factory(strategy: Strategy, llm: SupportsChat) -> MemoryFactory:
     return lambda: strategy.make(llm)
 
 
-def print_memory(memory: ChatMemory | None, width: int = WIDTH) -> None:
+def print_memory(memory: ChatMemory | None, width: int = WIDTH,
+                 lang: str | None = None) -> None:
     """The memory, one line a message of at most `width` characters: number, role
-    (or "summary"), tokens, then the text."""
+    (or "summary"), tokens, then the text; labels in the notebook's language."""
+    lang = get_lang(lang)
     if memory is None:
-        print("(no memory)")
+        print(say("(no memory)", "（没有记忆）"))
     else:
-        print("\n".join(memory_lines(memory.messages(), width)))
+        print("\n".join(memory_lines(memory.messages(), width, lang)))
 
 
 def talk(agent: ReActAgent, script: Sequence[str]) -> list[str]:
@@ -118,5 +121,6 @@ def talk(agent: ReActAgent, script: Sequence[str]) -> list[str]:
     answers = []
     for n, text in enumerate(script, 1):
         answers.append(agent.run(text))
-        print(f"turn {n}  user:  {text}\n        agent: {clip(answers[-1], 90)}")
+        print(say(f"turn {n}  user:  {text}\n        agent: {clip(answers[-1], 90)}",
+                  f"第 {n} 轮  用户：{text}\n        客服：{clip(answers[-1], 60)}"))
     return answers

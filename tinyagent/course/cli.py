@@ -84,7 +84,7 @@ def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
             print(compressed.format(compressions, len(memory.messages())))
         print()
     print(after)
-    print_memory(memory)
+    print_memory(memory, lang=lang)
 
 
 def chat(memory_name: str, session: str | None = None,

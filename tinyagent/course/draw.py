@@ -6,7 +6,8 @@ each one: sent in this request, dropped (the model never sees it again), or fold
 into the summary. Messages that only the request holds, the system prompt and the
 summary, are marked as added. A notebook shows it as HTML, coloured rows with their
 token counts; `print()` gives the same rows as text. Both are deterministic, so the
-stored notebooks compare byte for byte. Left out: images (a picture made of HTML
+stored notebooks compare byte for byte. Its words follow the notebook's language
+(`set_lang("zh")`, or `lang=`). Left out: images (a picture made of HTML
 needs no plotting library and reads the same on every screen).
 """
 
@@ -16,9 +17,11 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..memory.display import label, pad
 from ..memory.summarizer import FENCES
 from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens, count_tokens
+from .language import get_lang, say
 
 # status -> (text mark, row style). The marks are words, so they read in any font.
 STATUS = {
@@ -30,6 +33,8 @@ STATUS = {
     "dropped": ("dropped", "border-left:6px solid #9e9e9e;color:#8a8a8a;"
                            "text-decoration:line-through"),
 }
+MARKS_ZH = {"sent": "已发送", "added": "新增", "summary": "摘要",
+            "summarized": "→ 摘要", "dropped": "已丢弃"}
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,10 @@ class MessagesDrawing:
 
     title: str
     rows: tuple[Row, ...]
+    lang: str = "en"  # the language of its marks and caption
+
+    def mark(self, status: str) -> str:
+        return MARKS_ZH[status] if self.lang == "zh" else STATUS[status][0]
 
     def count(self, *statuses: str) -> tuple[int, int]:
         """(messages, tokens) of the rows with these statuses."""
@@ -101,32 +110,39 @@ class MessagesDrawing:
 
     def caption(self) -> str:
         sent, sent_tokens = self.count("sent", "added", "summary")
-        parts = [f"request: {sent} messages, {sent_tokens:,} tokens"]
-        for status, words in (("dropped", "dropped"), ("summarized", "in the summary")):
-            n, tokens = self.count(status)
-            if n:
-                parts.append(f"{words}: {n} messages, {tokens:,} tokens")
+        words = [("request", "请求"), ("dropped", "已丢弃"),
+                 ("in the summary", "已并入摘要")]
+        parts = []
+        for (english, chinese), status in zip(words, ("", "dropped", "summarized"),
+                                              strict=True):
+            n, tokens = (sent, sent_tokens) if not status else self.count(status)
+            if n or not status:
+                parts.append(say(f"{english}: {n} messages, {tokens:,} tokens",
+                                 f"{chinese}：{n} 条消息，{tokens:,} 个 token",
+                                 self.lang))
         return " · ".join(parts)
 
     def __repr__(self) -> str:
         lines = [self.title, self.caption()] if self.title else [self.caption()]
         for n, row in enumerate(self.rows, 1):
-            mark = STATUS[row.status][0]
-            lines.append(f"{n:>3} {mark:<10} {row.role:<9} {row.tokens:>4}  {row.text}")
+            mark, role = self.mark(row.status), label(row.role, self.lang)
+            lines.append(f"{n:>3} {pad(mark, 10)} {pad(role, 9)} {row.tokens:>4}  "
+                         f"{row.text}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         cell = "padding:2px 8px;font-family:monospace;font-size:12px;"
         rows = "".join(
             f'<tr style="{STATUS[r.status][1]}"><td style="{cell}">{n}</td>'
-            f'<td style="{cell}">{STATUS[r.status][0]}</td>'
-            f'<td style="{cell}">{r.role}</td>'
+            f'<td style="{cell}">{self.mark(r.status)}</td>'
+            f'<td style="{cell}">{label(r.role, self.lang)}</td>'
             f'<td style="{cell}text-align:right">{r.tokens}</td>'
             f'<td style="{cell}max-width:560px">{html.escape(r.text)}</td></tr>'
             for n, r in enumerate(self.rows, 1))
         head = f"<b>{html.escape(self.title)}</b><br>" if self.title else ""
-        heads = "".join(f'<th style="{cell}">{name}</th>'
-                        for name in ("#", "status", "role", "tokens", "message"))
+        names = (("#", "status", "role", "tokens", "message") if self.lang == "en"
+                 else ("#", "状态", "角色", "token", "消息"))
+        heads = "".join(f'<th style="{cell}">{name}</th>' for name in names)
         return (f'<div>{head}<span style="font-size:12px">'
                 f"{html.escape(self.caption())}</span>"
                 f'<table style="border-collapse:collapse;margin-top:4px">'
@@ -136,7 +152,7 @@ class MessagesDrawing:
 def draw_messages(conversation: Sequence[ChatMessage],
                   request: Sequence[ChatMessage], *,
                   summarized: Sequence[ChatMessage] = (), title: str = "",
-                  width: int = 72) -> MessagesDrawing:
+                  width: int = 72, lang: str | None = None) -> MessagesDrawing:
     """Every message said so far, marked by where it went; then what only the
     request holds (system prompt, summary) at the top, as the model reads them.
 
@@ -156,7 +172,7 @@ def draw_messages(conversation: Sequence[ChatMessage],
                         count_message_tokens(message), status))
     # What the request holds that nobody said: the system prompt and the summary.
     added = [row for m in in_request for row in _added(m, width)]
-    return MessagesDrawing(title, tuple(added + said))
+    return MessagesDrawing(title, tuple(added + said), get_lang(lang))
 
 
 __all__ = ["MessagesDrawing", "Row", "draw_messages"]

@@ -6,13 +6,15 @@ shows a memory uses these two functions: a memory's `_repr_html_`, `print_memory
 holds the message's number, role, tokens and a one-line preview; the summary row is
 labelled "summary", shown without its fence, and marked (★ in text, shaded in
 HTML). Deterministic (no ids, no addresses, no clock), so stored notebook outputs
-compare byte for byte. Left out: the full text of a message (print it), and colours
-in a terminal.
+compare byte for byte. The labels follow the dialog's language: Chinese (用户, 助手,
+工具, 摘要) when the user writes Chinese, or as `lang` asks. Left out: the full text
+of a message (print it), and colours in a terminal.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 
 from ..messages import ChatMessage, Role, clip
@@ -20,6 +22,27 @@ from ..tokens import count_message_tokens
 
 WIDTH = 80  # characters: a text line, fit for a terminal; an HTML preview cell
 SUMMARY_STYLE = "background:#fff3cd"  # the summary row's shade in HTML
+LABELS = {"user": "用户", "assistant": "助手", "tool": "工具", "summary": "摘要",
+          "system": "系统", "role": "角色", "tokens": "token", "preview": "预览"}
+
+
+def language(messages: Sequence[ChatMessage], lang: str = "auto") -> str:
+    """`lang`, or for "auto" the dialog's: "zh" when a user message holds Chinese."""
+    if lang != "auto":
+        return lang
+    return "zh" if any(m.role is Role.USER and re.search(r"[\u4e00-\u9fff]", m.content)
+                       for m in messages) else "en"
+
+
+def label(word: str, lang: str) -> str:
+    """A role or column name, in English or in Chinese."""
+    return LABELS.get(word, word) if lang == "zh" else word
+
+
+def pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` columns: a Chinese character takes two."""
+    columns = len(text) + len(re.findall(r"[\u3000-\u9fff\uff00-\uffef]", text))
+    return text + " " * (width - columns)
 
 
 def row(message: ChatMessage) -> tuple[str, str]:
@@ -33,30 +56,33 @@ def row(message: ChatMessage) -> tuple[str, str]:
     return "summary", "\n".join(lines[1:-1] if len(lines) > 2 else lines)
 
 
-def memory_lines(messages: Sequence[ChatMessage], width: int = WIDTH) -> list[str]:
+def memory_lines(messages: Sequence[ChatMessage], width: int = WIDTH,
+                 lang: str = "auto") -> list[str]:
     """One line a message, at most `width` characters: ★ on the summary, number,
     label, tokens, then the text on one line."""
-    lines = []
+    lines, lang = [], language(messages, lang)
     for i, message in enumerate(messages, 1):
-        label, text = row(message)
-        prefix = (f"{'★' if label == 'summary' else ' '}{i:>2}  {label:<9} "
+        role, text = row(message)
+        star = "★" if role == "summary" else " "
+        prefix = (f"{star}{i:>2}  {pad(label(role, lang), 9)} "
                   f"{count_message_tokens(message):>5}  ")
         lines.append(prefix + clip(text, width - len(prefix)))
     return lines
 
 
 def memory_html(messages: Sequence[ChatMessage], caption: str,
-                width: int = WIDTH) -> str:
+                width: int = WIDTH, lang: str = "auto") -> str:
     """A table under `caption`: #, role, tokens, preview; the summary row shaded."""
-    rows = []
+    rows, lang = [], language(messages, lang)
     for i, message in enumerate(messages, 1):
-        label, text = row(message)
-        shade = f' style="{SUMMARY_STYLE}"' if label == "summary" else ""
-        rows.append(f"<tr{shade}><td>{i}</td><td>{label}</td>"
+        role, text = row(message)
+        shade = f' style="{SUMMARY_STYLE}"' if role == "summary" else ""
+        rows.append(f"<tr{shade}><td>{i}</td><td>{label(role, lang)}</td>"
                     f"<td>{count_message_tokens(message)}</td>"
                     f"<td style='text-align:left'>{html.escape(clip(text, width))}"
                     "</td></tr>")
     return ("<table>"
             f"<caption>{html.escape(caption)}</caption>"
-            "<tr><th>#</th><th>role</th><th>tokens</th><th>preview</th></tr>"
+            "<tr><th>#</th>" + "".join(f"<th>{label(word, lang)}</th>" for word in
+                                       ("role", "tokens", "preview")) + "</tr>"
             + "".join(rows) + "</table>")

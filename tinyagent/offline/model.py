@@ -88,7 +88,8 @@ def dither(c: Conversation) -> Reply:
                   f"我还是不确定，让我再查一下（{attempt}）。")
     if "searchKnowledge" not in c.offered:
         return Reply(thought)
-    query = f"{c.user_text} (attempt {attempt})"
+    query = say(c.lang, f"{c.user_text} (attempt {attempt})",
+                f"{c.user_text}（第 {attempt} 次）")
     return Reply(thought, (("searchKnowledge", {"query": query}),))
 
 

@@ -36,6 +36,21 @@ TEXTS = {  # the tools' own sentences; the Chinese ones are in store_zh.py
                     "after-sales inspection within 1–3 business days, then the refund",
     "no_article": "no help article matches {0!r}",
     "no_product": "no product matches {0!r}",
+    # what the model reads about each tool and argument
+    "queryOrder": "Look up an order: product, price, status, carrier and tracking "
+                  "number.",
+    "queryLogistics": "Shipment events of an order, oldest first.",
+    "applyRefund": "Apply for a refund or return of an order; returns the refund "
+                   "number.",
+    "searchKnowledge": "Search help articles: returns, refunds, shipping fees, "
+                       "warranty, promotions.",
+    "getCurrentTime": "The current date and time in China (UTC+8).",
+    "searchProducts": "Search the catalog by name or kind (e.g. 'S20 Pro', 'new robot "
+                      "vacuum'); price, offer, features.",
+    "order_id": "the 5-digit order number, e.g. 88231",
+    "reason": "why the customer wants it",
+    "query": "what to look for",
+    "product_query": "product name or kind",
 }
 
 
@@ -149,25 +164,21 @@ class BitMall:
 
     def registry(self) -> ToolRegistry:
         """The six methods as tools, each with the schema the model sees."""
-        order_arg = _string_arg("order_id", "the 5-digit order number, e.g. 88231")
+        say = self.text  # the descriptions, in the store's language
+        order_arg = _string_arg("order_id", say["order_id"])
         refund_args = copy.deepcopy(order_arg)
-        refund_args["properties"]["reason"] = {
-            "type": "string", "description": "why the customer wants it"}
+        refund_args["properties"]["reason"] = {"type": "string",
+                                               "description": say["reason"]}
         return ToolRegistry([
-            Tool("queryOrder", "Look up an order: product, price, status, carrier "
-                 "and tracking number.", self.query_order, order_arg),
-            Tool("queryLogistics", "Shipment events of an order, oldest first.",
-                 self.query_logistics, copy.deepcopy(order_arg)),
-            Tool("applyRefund", "Apply for a refund or return of an order; returns "
-                 "the refund number.", self.apply_refund, refund_args),
-            Tool("searchKnowledge", "Search help articles: returns, refunds, "
-                 "shipping fees, warranty, promotions.", self.search_knowledge,
-                 _string_arg("query", "what to look for")),
-            Tool("getCurrentTime", "The current date and time in China (UTC+8).",
-                 self.get_current_time),
-            Tool("searchProducts", "Search the catalog by name or kind (e.g. 'S20 "
-                 "Pro', 'new robot vacuum'); price, offer, features.",
-                 self.search_products, _string_arg("query", "product name or kind")),
+            Tool("queryOrder", say["queryOrder"], self.query_order, order_arg),
+            Tool("queryLogistics", say["queryLogistics"], self.query_logistics,
+                 copy.deepcopy(order_arg)),
+            Tool("applyRefund", say["applyRefund"], self.apply_refund, refund_args),
+            Tool("searchKnowledge", say["searchKnowledge"], self.search_knowledge,
+                 _string_arg("query", say["query"])),
+            Tool("getCurrentTime", say["getCurrentTime"], self.get_current_time),
+            Tool("searchProducts", say["searchProducts"], self.search_products,
+                 _string_arg("query", say["product_query"])),
         ])
 
 

@@ -71,6 +71,17 @@ TEXTS = {
                     "工作日，检测通过后退款",
     "no_article": "没有与 {0!r} 相关的帮助文章",
     "no_product": "没有与 {0!r} 相符的商品",
+    "queryOrder": "查询订单：商品、价格、状态、承运商和运单号。",
+    "queryLogistics": "查询订单的物流轨迹，按时间先后排列。",
+    "applyRefund": "为订单申请退款或退货；返回退款单号。",
+    "searchKnowledge": "搜索帮助文章：退货、退款、运费、保修、优惠活动。",
+    "getCurrentTime": "中国当前的日期和时间（UTC+8）。",
+    "searchProducts": "按名称或品类搜索商品（如 'S20 Pro'、'新款扫地机器人'）；"
+                      "返回价格、优惠和功能。",
+    "order_id": "5 位数字的订单号，例如 88231",
+    "reason": "客户申请的原因",
+    "query": "要搜索的内容",
+    "product_query": "商品名称或品类",
 }
 
 
