@@ -57,7 +57,8 @@ def play(llm: LlmClient, memory: object, script: Sequence[str], lang: str = "en"
          ) -> tuple[list[str], list[int]]:
     """(a line per compression, tokens sent so far after each turn), over the
     store in `lang`."""
-    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False)
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False,
+                       labels=lang)  # "zh": the Chinese system prompt too
     lines, spent, sent = [], [], 0
     summarizer = getattr(memory, "summarizer", None)
     for turn, text in enumerate(script, 1):
