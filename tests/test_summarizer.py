@@ -8,6 +8,7 @@ from fakes import FakeLlm
 from tinyagent.llm import ChatResponse, LlmClient, LlmError, Usage
 from tinyagent.memory.summarizer import (
     IDS_LINE,
+    IDS_LINE_ZH,
     PROMPT,
     PROMPT_ZH,
     SUMMARY_FOOTER,
@@ -253,3 +254,19 @@ def test_an_unknown_lang_is_refused_by_name():
     """lang must be "en", "zh" or "auto"; the error names the value."""
     with pytest.raises(ValueError, match="'fr'"):
         Summarizer(FakeLlm(), lang="fr")
+
+
+def test_a_chinese_summary_keeps_its_ids_on_a_chinese_line():
+    """lang="zh": the ids the model dropped go on a "- 保留编号：" line."""
+    summary = Summarizer(FakeLlm("- 顾客要退款"), lang="zh").summarize(None, SPAN_ZH)
+    assert summary == f"- 顾客要退款\n{IDS_LINE_ZH}88231, SF1234567890, RF20260701001"
+
+
+def test_the_offline_model_does_not_read_the_ids_line_as_a_fact():
+    """A previous Chinese summary's ids line comes back as the ids line, not as a
+    new order line made of its ids."""
+    previous = f"- 退款 RF20260701001：订单 88231，¥1999，待检测\n{IDS_LINE_ZH}55107"
+    summary = Summarizer(LlmClient(offline=True), lang="zh").summarize(
+        previous, SPAN_ZH[2:])
+    assert summary.splitlines()[-1] == f"{IDS_LINE_ZH}55107"
+    assert summary.count("55107") == 1

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from ..llm import SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .base import check_size
-from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE, fit
+from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE, IDS_LINE_ZH, fit, ids_on
 
 PROMPT = ("You summarize a customer-service conversation for the agent's memory. "
           "Keep order numbers, product names, amounts, tracking and refund numbers, "
@@ -48,6 +48,8 @@ PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
 # summary yet, new messages). The offline model reads both languages' markers.
 MARKERS = {"en": ("Previous summary:", "(none)", "New messages:"),
            "zh": ("之前的摘要：", "无", "新消息：")}
+# The entity guard's line of ids, per language (budget.py rebuilds it).
+IDS_LINES = {"en": IDS_LINE, "zh": IDS_LINE_ZH}
 # The fallback's labels: a quoted request, an answer by role.
 ASKED = {"en": "user asked: ", "zh": "用户问："}
 ROLES_ZH = {"assistant": "助手：", "tool": "工具结果：", "system": "系统："}
@@ -120,7 +122,7 @@ def clean(text: str) -> str:
         text = text.replace(fence, fence.strip("[]"))
     lines = [line.rstrip() for line in text.strip().splitlines()]
     return "\n".join(line for line in lines
-                     if line.strip() and not line.startswith(IDS_LINE))
+                     if line.strip() and ids_on(line) is None)
 
 
 def fallback_summary(previous: str | None, messages: Sequence[ChatMessage],
@@ -151,11 +153,11 @@ def drop_invented(summary: str, given: Sequence[str]) -> str:
                      if all(i in known for i in find_ids(line)))
 
 
-def keep_ids(summary: str, required: Sequence[str]) -> str:
+def keep_ids(summary: str, required: Sequence[str], ids_line: str = IDS_LINE) -> str:
     """The entity guard: append, verbatim, every required id the summary lacks."""
     present = set(find_ids(summary))
     missing = [i for i in required if i not in present]
-    return f"{summary}\n{IDS_LINE}{', '.join(missing)}" if missing else summary
+    return f"{summary}\n{ids_line}{', '.join(missing)}" if missing else summary
 
 
 class Summarizer:
@@ -203,13 +205,13 @@ class Summarizer:
                   messages: Sequence[ChatMessage]) -> str:
         """The new summary. Never raises for a model failure: falls back instead."""
         required = required_ids(previous, messages)
+        lang = self.language(previous, messages)
         summary = clean(self.ask(previous, messages) or "")
         if not summary:  # the call failed, or the reply was cut off or empty
             self.fallbacks += 1
-            lang = self.language(previous, messages)
             summary = clean(fallback_summary(previous, messages, lang)) or NOTHING
         summary = drop_invented(summary, required) or NOTHING
-        return self.fit(keep_ids(summary, required))
+        return self.fit(keep_ids(summary, required, IDS_LINES[lang]), lang)
 
     def ask(self, previous: str | None,
             messages: Sequence[ChatMessage]) -> str | None:
@@ -226,9 +228,9 @@ class Summarizer:
             return None  # cut off at the length limit: the end is missing
         return response.content if isinstance(response.content, str) else None
 
-    def fit(self, summary: str) -> str:
+    def fit(self, summary: str, lang: str = "en") -> str:
         """The budget, last: the guarded ids are inside it too."""
-        fitted = fit(summary, self.max_tokens, find_ids)
+        fitted = fit(summary, self.max_tokens, find_ids, IDS_LINES[lang])
         self.evicted += len(fitted.evicted)
         self.last_evicted = fitted.evicted
         return fitted.text
