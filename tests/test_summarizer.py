@@ -270,3 +270,13 @@ def test_the_offline_model_does_not_read_the_ids_line_as_a_fact():
         previous, SPAN_ZH[2:])
     assert summary.splitlines()[-1] == f"{IDS_LINE_ZH}55107"
     assert summary.count("55107") == 1
+
+
+@pytest.mark.parametrize(("lang", "nothing"), [("en", "- (nothing to keep)"),
+                                               ("zh", "- 无")])
+def test_a_summary_with_nothing_to_keep_says_so_in_its_language(lang, nothing):
+    """Never an empty summary: a reply whose every line is dropped becomes a
+    "nothing to keep" line, in the summarizer's language."""
+    reply = "- refund RF20269999999 approved"  # an invented id: the line goes
+    assert Summarizer(FakeLlm(reply), lang=lang).summarize(
+        None, [ChatMessage.user("你好")]) == nothing

@@ -67,6 +67,7 @@ SUMMARY_FOOTER_ZH = "[对话摘要结束]"
 FENCES = ((SUMMARY_HEADER, SUMMARY_FOOTER), (SUMMARY_HEADER_ZH, SUMMARY_FOOTER_ZH))
 # Never an empty summary: it would read as no summary, the compressed turns gone.
 NOTHING = "- (nothing to keep)"
+NOTHINGS = {"en": NOTHING, "zh": "- 无"}  # the offline model reads both as no facts
 
 # Refund RF20260701001, tracking SF1234567890, order 88231. The guards on each side
 # stop a match inside a longer number, an amount (¥12000, 12,000) or a decimal.
@@ -209,8 +210,8 @@ class Summarizer:
         summary = clean(self.ask(previous, messages) or "")
         if not summary:  # the call failed, or the reply was cut off or empty
             self.fallbacks += 1
-            summary = clean(fallback_summary(previous, messages, lang)) or NOTHING
-        summary = drop_invented(summary, required) or NOTHING
+            summary = clean(fallback_summary(previous, messages, lang))
+        summary = drop_invented(summary, required) or NOTHINGS[lang]
         return self.fit(keep_ids(summary, required, IDS_LINES[lang]), lang)
 
     def ask(self, previous: str | None,
