@@ -20,9 +20,9 @@ previous summary nor the messages is dropped, since the model invented it. A rep
 cut off at the length limit (finish_reason "length") is treated as a failed call.
 Last, the budget in tokens (budget.py): when the summary is full, the oldest resolved
 facts go first and the ids of open matters stay longest. With lang="zh" the
-prompt, the request's markers and the fallback's labels are Chinese (notebooks/zh/04
-shows them); lang="auto" picks them by the customer's words, per request. Left out:
-structured summaries, async refresh and persistence (notebook 07).
+prompt, the request's markers, the fallback's labels and the ids line are Chinese
+(notebooks/zh/04 shows them); lang="auto" picks by the customer's words, per
+request. Left out: structured summaries, async refresh and persistence (notebook 07).
 """
 
 from __future__ import annotations
@@ -165,7 +165,8 @@ class Summarizer:
     """previous summary + new messages -> new summary; counts its calls and tokens.
 
     `lang`: "en", "zh", or "auto" (the dialog's language, `dialog_lang`, for each
-    request). It picks the prompt, unless one is given, and the request's markers.
+    request). It picks the prompt, unless one is given, the request's markers, the
+    fallback's labels and the guard's ids line.
     """
 
     def __init__(self, llm: SupportsChat,
