@@ -1,10 +1,12 @@
 """The course as learners see it: each notebook run in JupyterLab in a real browser.
 
     python scripts/browser_check.py          # learner notebooks (06 07: by prefix)
+    python scripts/browser_check.py zh/      # the Chinese edition only
 
 nbval compares text: it cannot see whether a widget renders or a table fits. This
 starts `jupyter lab` (offline, 127.0.0.1, free port, random token) on a temporary copy
-of notebooks/, runs all cells of each in the system Chromium driven by Playwright, and
+of notebooks/ (both editions: notebooks/*.ipynb and notebooks/zh/*.ipynb), runs all
+cells of each in the system Chromium driven by Playwright, and
 checks: no stderr output, traceback, "Error displaying widget" or "model not found";
 at 1,024 x 768 (file browser open) no output wider than the notebook; in 07 the
 playground's controls, panel and warning (browser_playground.py). Screenshots of key
@@ -146,7 +148,7 @@ def run_notebook(page, url: str) -> None:
 
 def check_notebook(page, name: str, out: Path, report: Report) -> None:
     """Errors, overflow at this width, and screenshots of the cells that show things."""
-    stem = name.split("_")[0]
+    stem = name.split("_")[0]  # "03", or "zh/03" in the Chinese edition
     errors = page.locator(".jp-OutputArea-output[data-mime-type="
                           "'application/vnd.jupyter.stderr']")
     report.check(f"{stem}: no stderr output or traceback", errors.count() == 0,
@@ -156,7 +158,8 @@ def check_notebook(page, name: str, out: Path, report: Report) -> None:
         report.check(f"{stem}: no {bad!r}", bad not in text)
     checks = page.evaluate(CHECK_OUTPUTS_JS)
     if checks:  # a verdict in words (any font shows it), and no stray True/False
-        stray = [c for c in checks if not any("PASS" in t or "FAIL" in t for t in c)
+        verdict = ("PASS", "FAIL", "通过")  # "✓ 通过" / "✗ 未通过" in Chinese
+        stray = [c for c in checks if not any(v in t for t in c for v in verdict)
                  or any(t in ("True", "False") for t in c)]
         report.check(f"{stem}: each exercise check says PASS or FAIL in words, no "
                      "stray True/False", not stray, repr(stray)[:300])
@@ -167,7 +170,8 @@ def check_notebook(page, name: str, out: Path, report: Report) -> None:
     page.set_viewport_size({"width": 1024, "height": 2400})  # a tall cell fits whole
     cells = page.locator(".jp-CodeCell")
     for i in page.evaluate(KEY_CELLS_JS):
-        cells.nth(i).screenshot(path=out / f"{stem}_cell{i + 1:02}.png")
+        shot = f"{stem.replace('/', '-')}_cell{i + 1:02}.png"  # zh-03_cell04.png
+        cells.nth(i).screenshot(path=out / shot)
     page.set_viewport_size({"width": 1024, "height": 768})
 
 
@@ -185,8 +189,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
-    names = [p.name for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
-             if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
+    found = [*sorted((ROOT / "notebooks").glob("*.ipynb")),
+             *sorted((ROOT / "notebooks" / "zh").glob("*.ipynb"))]
+    names = [str(p.relative_to(ROOT / "notebooks")) for p in found]
+    names = [n for n in names if not args.prefixes
+             or n.startswith(tuple(args.prefixes))]
     args.out.mkdir(parents=True, exist_ok=True)
     for old in args.out.glob("*.png"):  # only this run's screenshots
         old.unlink()
@@ -195,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         home, work = Path(tmp), Path(tmp) / "notebooks"
         work.mkdir()
         for name in names:
+            (work / name).parent.mkdir(exist_ok=True)
             shutil.copy(ROOT / "notebooks" / name, work / name)
         process, url, log = start_lab(work, home)
         try:

@@ -42,3 +42,27 @@ def test_an_unknown_language_is_refused_by_name(bad):
 def test_chinese_text_is_recognised_by_its_characters():
     """is_chinese: true for Han characters, false for Latin text and digits."""
     assert is_chinese("订单 88231") and not is_chinese("order 88231")
+
+
+def test_matplotlib_draws_chinese_without_a_missing_glyph_warning():
+    """After use_chinese_font(), a Chinese title draws without a warning; with no
+    CJK font installed, the missing glyphs are not reported either."""
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tinyagent.course.language import CJK_FONTS, use_chinese_font
+
+    found = use_chinese_font()
+    assert found is None or found in CJK_FONTS
+    figure, axes = plt.subplots()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing glyph warns unless no font exists
+        if found is None:
+            warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from")
+        axes.set_title("每轮发送的 token")
+        figure.canvas.draw()
+    plt.close(figure)

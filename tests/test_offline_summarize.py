@@ -281,3 +281,16 @@ def test_a_ledger_read_back_is_unchanged(prices):
     kept = list(dict.fromkeys(name for name, _ in reversed(prices)))[:3]
     for name in kept:
         assert text.count(f"{name} ¥") == 1 and f"{name} ¥{newest[name]}" in text
+
+
+def test_a_chinese_json_summary_hints_in_chinese():
+    """Asked for JSON on a Chinese dialog, the retrieval hints name each id's kind in
+    Chinese (订单, 运单, 退款), the ids unchanged."""
+    text = summary("[user] 帮我查一下订单 88231 的物流到哪了\n"
+                   "[assistant] 您的订单 88231 已于 2026-06-22 签收。承运商 顺丰速运，"
+                   "运单号 SF1234567890。\n[user] 那我要退款呢\n[assistant] 已为您"
+                   "提交退款：订单 88231，退款编号 RF20260701001，金额 ¥1999，"
+                   "状态：待检测。",
+                   instructions=INSTRUCTIONS + " Return JSON.")
+    hints = json.loads(text)["retrieval_hints"]
+    assert {"订单 88231", "运单 SF1234567890", "退款 RF20260701001"} <= set(hints)

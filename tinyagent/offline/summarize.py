@@ -207,29 +207,35 @@ def summarize(messages: list[dict[str, Any]]) -> str:
     lines = fact_lines(messages)
     system = next((m.get("content") or "" for m in messages
                    if m.get("role") == "system"), "")
+    zh = intents.is_chinese(" ".join(str(m.get("content") or "") for m in messages
+                                     if m.get("role") == "user"))
     if "JSON" not in system:
-        return "\n".join(f"- {line}" for line in lines) or "- (nothing to keep)"
-    return json.dumps(structured(lines), ensure_ascii=False, indent=1)
+        return "\n".join(f"- {line}" for line in lines) or (
+            "- （没有需要保留的内容）" if zh else "- (nothing to keep)")
+    return json.dumps(structured(lines, zh), ensure_ascii=False, indent=1)
 
 
-def id_hint(value: str) -> str:
+def id_hint(value: str, zh: bool = False) -> str:
     """"refund RF…", "tracking SF…" or "order 88231": an id with its kind."""
     if intents.REFUND_ID.fullmatch(value):
-        return f"refund {value}"
-    if intents.TRACKING_ID.fullmatch(value):
-        return f"tracking {value}"
-    return f"order {value}"
+        kind = "退款" if zh else "refund"
+    elif intents.TRACKING_ID.fullmatch(value):
+        kind = "运单" if zh else "tracking"
+    else:
+        kind = "订单" if zh else "order"
+    return f"{kind} {value}"
 
 
-def structured(lines: list[str]) -> dict[str, Any]:
+def structured(lines: list[str], zh: bool = False) -> dict[str, Any]:
     """The seven sections of notebook 07, each capped at 6 items of 80 characters."""
     def pick(pattern: re.Pattern[str]) -> list[str]:
         chosen = [clip(line, MAX_ITEM_CHARS) for line in lines if pattern.search(line)]
         return chosen[-MAX_ITEMS:]
     asks = [re.split(r"[:：]\s*", line, maxsplit=1)[-1] for line in lines
             if line.startswith(("Open request", "待处理"))]
-    ids = [id_hint(i) for i in dict.fromkeys(IDS.findall("\n".join(lines)))]
-    return {"running_summary": "\n".join(lines) or "(nothing to keep)",
+    ids = [id_hint(i, zh) for i in dict.fromkeys(IDS.findall("\n".join(lines)))]
+    nothing = "（没有需要保留的内容）" if zh else "(nothing to keep)"
+    return {"running_summary": "\n".join(lines) or nothing,
             "goal": clip(asks[-1], MAX_ITEM_CHARS) if asks else "",
             "confirmed_facts": pick(SECTIONS),
             "preferences": pick(re.compile(r"^(Preference|偏好)")),
