@@ -201,3 +201,33 @@ def test_cli_compare_turns_plays_a_long_dialog_and_short_scripts_say_so(capsys):
     assert "12 turns." in out and "barely started" not in out
     assert main(["compare", "--strategies", "none"]) == 0
     assert "tinyagent compare --turns 50" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_what_notebook_06_teaches_holds_in_both_languages(llm, lang):
+    """On the six turns in either language, over that language's store: none and
+    the window forget the refund number, the others recall it; the full buffer holds
+    the most at the end and hybrid the least of those that recall; only summary and
+    hybrid call the summarizer, at the same turns in both languages."""
+    runs = {run.name: run for run in compare(llm, lang=lang).runs}
+    recalled = {name for name, run in runs.items() if REFUND in run.turns[-1].answer}
+    assert recalled == {"in-memory", "tokens 400", "summary 10/4", "hybrid 4/8"}
+    held = {name: runs[name].turns[-1].memory_tokens for name in recalled}
+    assert held["in-memory"] == max(held.values())  # the token window may tie it
+    assert held["hybrid 4/8"] < min(v for k, v in held.items() if k != "hybrid 4/8")
+    calls = {name: [t.summarizer_calls for t in run.turns]
+             for name, run in runs.items()}
+    assert calls["summary 10/4"] == [0, 0, 0, 0, 1, 0]
+    assert calls["hybrid 4/8"] == [0, 0, 0, 1, 0, 1]
+    assert sum(map(sum, calls.values())) == 3
+
+
+def test_tables_speak_the_language_asked_and_the_labels_stay(six):
+    """lang="zh" gives Chinese captions and headers; the strategy labels and the
+    figures are the same as in the English table."""
+    english, chinese = six.tokens_table(), six.tokens_table(lang="zh")
+    assert chinese.caption.startswith("每轮第一次模型调用")
+    assert chinese.header[0] == "轮次"
+    assert chinese.header[1:] == english.header[1:] == LABELS
+    assert [row[1:] for row in chinese.rows] == [row[1:] for row in english.rows]
+    assert six.answers_table(turns=[6], lang="zh").header == ["轮次", "策略", "回答"]

@@ -19,16 +19,20 @@ from tinyagent.course.evaluation import (
     plot_recall_cost,
     plot_tokens,
 )
+from tinyagent.course.language import is_chinese
+from tinyagent.course.planted import PHRASEBOOKS
 from tinyagent.offline.intents import detect_intent, order_ids
 from tinyagent.tools import store
 
 matplotlib.use("Agg")
 
 
-@pytest.fixture(scope="module")
-def evaluation():
-    """The 50-turn evaluation of every strategy, run once for the module (~3 s)."""
-    return evaluate(LlmClient(offline=True))
+@pytest.fixture(scope="module", params=["en", "zh"])
+def evaluation(request):
+    """The 50-turn evaluation of every strategy, in English and in Chinese (each over
+    its own store), run once a language for the module (~1 s each): the rules below
+    hold in both."""
+    return evaluate(LlmClient(offline=True), planted_dialog(lang=request.param))
 
 
 # -- the generator
@@ -64,6 +68,32 @@ def test_every_phrasing_triggers_the_intended_intent():
         text = template.format(a=PRODUCTS[2], b=PRODUCTS[3])
         assert detect_intent(text) not in {"recall", "refund", "order_status", "help"}
         assert not re.search(r"\d{5}", text)
+
+
+def test_the_chinese_phrasebook_is_the_english_one_line_for_line():
+    """Each Chinese phrasing asks what its English twin asks (the same intent, the
+    same recall kind), so the two editions of notebook 06 play the same dialog."""
+    en, zh = PHRASEBOOKS["en"], PHRASEBOOKS["zh"]
+    pairs = [*zip(en.lookups, zh.lookups, strict=True),
+             *zip(en.refunds, zh.refunds, strict=True),
+             *zip(en.fillers, zh.fillers, strict=True)]
+    pairs += [pair for fact in en.probes
+              for pair in zip(en.probes[fact], zh.probes[fact], strict=True)]
+    assert list(zh.probes) == list(en.probes)
+    for english, chinese in pairs:
+        texts = [t.format(order="90417", a="S20 Pro", b="AirX")
+                 for t in (english, chinese)]
+        assert detect_intent(texts[0]) == detect_intent(texts[1]), chinese
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_one_seed_one_conversation_in_both_languages(seed):
+    """The same seed plants the same order and asks for the same facts at the same
+    turns; only the words are Chinese."""
+    en, zh = planted_dialog(30, seed), planted_dialog(30, seed, lang="zh")
+    assert (zh.facts, zh.probes, zh.lang) == (en.facts, en.probes, "zh")
+    assert all(is_chinese(text) for text in zh.turns)
+    assert order_ids(zh.turns[0]) == order_ids(en.turns[0])
 
 
 def test_too_short_a_dialog_is_refused():
@@ -116,11 +146,14 @@ def test_score_recall_is_a_fraction():
 
 
 def test_table_text_and_html(evaluation):
+    """The caption, a header and a row a strategy; the HTML has as many rows."""
     text = str(evaluation).splitlines()
     assert text[0] == "Planted facts: 50 turns (seed 0), 3 probes"
     assert text[1].split()[:2] == ["strategy", "recall"] and len(text) == 2 + 6
     assert "3/3" in text[-1] and text[-1].startswith("hybrid 4/8")
     assert evaluation._repr_html_().count("<tr>") == 7
+    chinese = str(evaluation.table(lang="zh"))
+    assert chinese.startswith("埋入的事实：50 轮（种子 0），3 个探针")
 
 
 # -- the pictures

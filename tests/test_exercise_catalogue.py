@@ -4,20 +4,26 @@ The wrong solutions are in wrong_solutions.py; each checker module's test file
 (test_exercises_nb03.py for nb03.py) runs `checker_tests` over its own exercises.
 The official solutions are read from the solutions notebooks: their imports,
 functions and classes are executed (not the cells that print), so the code a learner
-is shown is the code that is checked.
+is shown is the code that is checked. Each checker is also run in Chinese
+(`check(..., lang="zh")`) on the same code, in the same test file, so the two
+languages share a worker's warm-up and cached measurements.
 """
 
 import ast
+import contextlib
 import functools
+import io
 import json
 import re
 from pathlib import Path
 
 import pytest
 from hypothesis import strategies as st
-from wrong_solutions import CATALOGUE
+from wrong_solutions import CATALOGUE, fresh
+from zh_text import english_sentences
 
-from tinyagent.course.exercises import CHECKS, check
+from tinyagent.course.exercises import CHECKS, CheckResult, check
+from tinyagent.course.language import get_lang, set_lang
 
 SOLUTIONS = Path(__file__).parent.parent / "notebooks" / "solutions"
 # dialogs for the properties that sweep more than a checker samples: "pt" is a plain
@@ -71,9 +77,42 @@ def test_every_exercise_has_wrong_solutions():
     assert {name[:2] for name in CATALOGUE} <= tested  # a test file per module
 
 
+def stub(*args, **kwargs):
+    """A learner notebook's unfinished code: a function, or a class to build."""
+    raise NotImplementedError
+
+
+def candidates(name: str) -> dict:
+    """The code an exercise is run on in Chinese: the official solution, a stub and
+    every wrong solution of the catalogue."""
+    return {"official": official(*OFFICIAL[name]), "stub": stub,
+            **{slip: wrong for slip, wrong, _ in CATALOGUE[name]}}
+
+
+@functools.cache  # each Chinese run is shared by the tests that read it
+def chinese_report(name: str, who: str) -> tuple[CheckResult, str]:
+    """`check(name, candidate, lang="zh")` and what it printed, run once."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        result = check(name, fresh(candidates(name)[who]), lang="zh")
+    return result, out.getvalue()
+
+
+def descriptions(name: str, candidate, lang: str) -> list[str]:
+    """An exercise's case descriptions in `lang`, without running the cases."""
+    notebook = get_lang()
+    set_lang(lang)
+    try:
+        return [description for description, _, _ in CHECKS[name](candidate)]
+    finally:
+        set_lang(notebook)
+
+
 def checker_tests(notebook: str):
-    """The two tests of one checker module (notebook "03": nb03.py): the official
-    solutions pass, and each wrong solution of the catalogue is rejected."""
+    """The tests of one checker module (notebook "03": nb03.py), in this order: the
+    official solutions pass, and each wrong solution of the catalogue is rejected
+    naming its case; then the same in Chinese, where no report holds an English
+    sentence (official, stub or wrong code)."""
     names = sorted(n for n in OFFICIAL if n.startswith(f"{notebook}."))
     wrongs = [pytest.param(name, wrong, case, id=f"{name}:{slip}")
               for name, entries in CATALOGUE.items() if name.startswith(f"{notebook}.")
@@ -91,11 +130,43 @@ def checker_tests(notebook: str):
         """A wrong solution fails, and the first failure printed is the case it
         breaks."""
         capsys.readouterr()
-        result = check(name, wrong)
+        result = check(name, fresh(wrong))
         out = capsys.readouterr().out.splitlines()
         assert not result
         assert case in result.failures[0]
         assert out[1].startswith("✗ FAIL") and case in out[1]
 
+    @pytest.mark.parametrize("name", names)
+    def test_the_official_solution_passes_in_chinese(name):
+        """The solutions notebook's code passes in Chinese too, where the inputs a
+        report shows (dialogs, summaries) are Chinese."""
+        result, out = chinese_report(name, "official")
+        assert result, out
+
+    @pytest.mark.parametrize("name", names)
+    def test_a_chinese_report_holds_no_english_sentence(name):
+        """Whatever the code (official, stub, each wrong solution), the Chinese
+        report has no run of three English words: not in the verdict, the marks,
+        the cases, the evidence or the hints."""
+        for who in candidates(name):
+            _, out = chinese_report(name, who)
+            assert english_sentences(out) == [], f"{name} with {who}:\n{out}"
+
+    @pytest.mark.parametrize("name, wrong, case", wrongs)
+    def test_the_chinese_verdict_names_the_case_that_fails(name, wrong, case):
+        """Right under the Chinese verdict comes the Chinese twin of the case the
+        English report names first."""
+        english = descriptions(name, wrong, "en")
+        index = next(i for i, text in enumerate(english) if case in text)
+        chinese = descriptions(name, wrong, "zh")[index]
+        slip = next(s for s, w, _ in CATALOGUE[name] if w is wrong)
+        result, out = chinese_report(name, slip)
+        lines = out.splitlines()
+        assert "第一个 ✗ 未通过" in lines[0] and lines[1] == f"✗ 未通过  {chinese}", out
+        assert result.failures[0] == chinese
+
     return (test_the_official_solution_passes,
-            test_each_wrong_solution_is_rejected_naming_the_case)
+            test_each_wrong_solution_is_rejected_naming_the_case,
+            test_the_official_solution_passes_in_chinese,
+            test_a_chinese_report_holds_no_english_sentence,
+            test_the_chinese_verdict_names_the_case_that_fails)

@@ -1,16 +1,20 @@
-"""Notebook 03's checkers (course/exercises/nb03.py): windows that cut between turns.
+"""Notebook 03's checkers (course/exercises/nb03.py and nb03_token_window.py): windows
+that cut between turns.
 
 The official solutions pass, and each plausible wrong one is rejected, naming the case
-it breaks (test_exercise_catalogue.py)."""
+it breaks, in English and in Chinese (test_exercise_catalogue.py)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_exercise_catalogue import OFFICIAL, SEEDS, SHAPES, checker_tests, official
 
 from tinyagent.course.exercises._dialogs import dialog, tokens
-from tinyagent.course.exercises.nb03 import reference_token_window, well_formed
+from tinyagent.course.exercises.nb03 import well_formed
+from tinyagent.course.exercises.nb03_token_window import reference_token_window
 
-test_official_solutions_pass, test_wrong_solutions_are_rejected = checker_tests("03")
+(test_official_solutions_pass, test_wrong_solutions_are_rejected,
+ test_official_solutions_pass_in_chinese, test_chinese_reports_hold_no_english,
+ test_chinese_verdict_names_the_failing_case) = checker_tests("03")
 
 
 @settings(max_examples=60, deadline=None)

@@ -6,8 +6,8 @@ numbers restart at RF20260701001) and a fresh memory, plays the script, and reco
 per turn the answer, the prompt tokens of every model call, the tokens memory holds
 and what the summarizer cost. The result, a `Comparison`, prints as text tables and
 shows as HTML in a notebook (comparison.py); plots and the planted-fact evaluation
-are in evaluation.py. `compare(..., lang="zh")` plays over the Chinese store.
-Left out: latency, and parallel runs.
+are in evaluation.py. `compare(..., lang="zh")` plays over the Chinese store, with
+an agent whose system prompt is Chinese too. Left out: latency, and parallel runs.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
     if hasattr(memory, "fence_lang"):  # the summary's fence in the store's language
         memory.fence_lang = lang
     agent = ReActAgent(llm, bitmall_tools(lang=lang), max_tokens=max_tokens,
-                       memory=memory, verbose=False)
+                       memory=memory, verbose=False, labels=lang)
     records: list[TurnRecord] = []
     before: dict[str, int] = {}  # the memory's stats() after the previous turn
     for number, text in enumerate(turns, 1):

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         turns = SIX_TURNS[args.lang]
         if getattr(args, "turns", None):
-            turns = list(planted_dialog(args.turns).turns)
+            turns = list(planted_dialog(args.turns, lang=args.lang).turns)
         if args.script:  # one user message a line; blank lines skipped
             lines = args.script.read_text(encoding="utf-8").splitlines()
             turns = [line.strip() for line in lines if line.strip()]
@@ -50,8 +50,10 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError(f"{args.script} is empty: write one message a line")
         llm = LlmClient.from_env()
         chosen = make_strategies(llm, [n.strip() for n in args.strategies.split(",")])
-        print(f"{llm.describe()}\nStrategies: {', '.join(chosen)}; {len(turns)} "
-              "turns.\n")
+        zh = args.lang == "zh"
+        print(f"{llm.describe(args.lang)}\n" + (
+            f"策略：{'、'.join(chosen)}；共 {len(turns)} 轮。\n" if zh else
+            f"Strategies: {', '.join(chosen)}; {len(turns)} turns.\n"))
         result = compare(llm, turns, chosen,
                          progress=_progress if sys.stderr.isatty() else None,
                          lang=args.lang)
@@ -59,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1 if isinstance(exc, LlmError) else 2
     every = range(1, len(turns) + 1) if args.answers == "all" else [len(turns)]
-    print(f"{result.tokens_table()}\n\n{result.answers_table(70, every)}")
+    print(f"{result.tokens_table(lang=args.lang)}\n\n"
+          f"{result.answers_table(70, every, lang=args.lang)}")
     if len(turns) < 10:  # a summary compresses once or twice: it cannot pay yet
         print(f"\n{len(turns)} 轮对话里摘要才刚开始压缩，要在长对话里才划算："
               "tinyagent compare --turns 50" if args.lang == "zh" else

@@ -3,7 +3,9 @@
 Introduced in notebook 06. A `TurnRecord` holds one turn's answer and costs, a
 `StrategyRun` one strategy's turns, and a `Comparison` every run; it prints as text
 tables (the prompt tokens of each turn, then totals; the answers) and shows as HTML
-in a notebook. Left out: plots (evaluation.py draws them).
+in a notebook. The tables' own words follow the notebook's language (`set_lang`) or
+`lang=`; the strategies keep their labels ("hybrid 4/8") in both. Left out: plots
+(evaluation.py draws them).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..memory import ChatMemory
 from ..messages import clip
+from .language import say
 from .table import Table
 
 
@@ -65,35 +68,48 @@ class Comparison:
         return {run.name: run for run in self.runs}[name]
 
     def _per_turn(self, caption: str, cell: Callable[[TurnRecord], str],
-                  width: int) -> Table:
+                  width: int, lang: str | None) -> Table:
         """A row per turn (the question clipped to `width`), a column per strategy."""
-        return Table(caption, ["turn", *(run.name for run in self.runs)],
+        return Table(caption, [say("turn", "轮次", lang),
+                               *(run.name for run in self.runs)],
                      [[f"{i} {clip(t.question, width)}",
                        *(cell(run.turns[i - 1]) for run in self.runs)]
                       for i, t in enumerate(self.runs[0].turns, 1)])
 
-    def tokens_table(self, question_width: int = 36) -> Table:
-        """Rows per turn (the first call's prompt tokens), then totals."""
-        table = self._per_turn("Prompt tokens of each turn's first model call (system "
-                               "prompt + tools + memory + question)",
-                               lambda t: f"{t.context_tokens:,}", question_width)
+    def tokens_table(self, question_width: int = 36, lang: str | None = None
+                     ) -> Table:
+        """Rows per turn (the first call's prompt tokens), then totals; labels in
+        `lang` (default: the notebook's language)."""
+        table = self._per_turn(say("Prompt tokens of each turn's first model call "
+                                   "(system prompt + tools + memory + question)",
+                                   "每轮第一次模型调用的提示词 token 数"
+                                   "（系统提示词 + 工具 + 记忆 + 问题）", lang),
+                               lambda t: f"{t.context_tokens:,}", question_width, lang)
         totals: dict[str, Callable[[StrategyRun], int]] = {
-            "peak prompt (any call)": lambda r: r.peak_prompt_tokens,
-            "summarizer calls": lambda r: r.total("summarizer_calls"),
-            "summarizer tokens": lambda r: r.total("summarizer_tokens"),
-            "tokens sent (all calls)": lambda r: r.total("cost_tokens"),
-            "memory held at the end": lambda r: r.turns[-1].memory_tokens}
+            say("peak prompt (any call)", "提示词峰值（任一次调用）", lang):
+                lambda r: r.peak_prompt_tokens,
+            say("summarizer calls", "摘要调用次数", lang):
+                lambda r: r.total("summarizer_calls"),
+            say("summarizer tokens", "摘要消耗的 token", lang):
+                lambda r: r.total("summarizer_tokens"),
+            say("tokens sent (all calls)", "发送 token 总数（所有调用）", lang):
+                lambda r: r.total("cost_tokens"),
+            say("memory held at the end", "结束时记忆中的 token", lang):
+                lambda r: r.turns[-1].memory_tokens}
         table.rows += [[label, *(f"{value(r):,}" for r in self.runs)]
                        for label, value in totals.items()]
         return table
 
-    def answers_table(self, width: int = 60, turns: Sequence[int] = ()) -> Table:
+    def answers_table(self, width: int = 60, turns: Sequence[int] = (),
+                      lang: str | None = None) -> Table:
         """The answers, clipped: side by side (a column a strategy) for a notebook;
         with `turns` (1-based), a row per strategy and turn, for a terminal."""
-        caption = f"Answers, clipped to {width} characters"
+        caption = say(f"Answers, clipped to {width} characters",
+                      f"各策略的回答（截断到 {width} 个字符）", lang)
         if not turns:
-            return self._per_turn(caption, lambda t: clip(t.answer, width), 80)
-        return Table(caption, ["turn", "strategy", "answer"],
+            return self._per_turn(caption, lambda t: clip(t.answer, width), 80, lang)
+        return Table(caption,
+                     say("turn|strategy|answer", "轮次|策略|回答", lang).split("|"),
                      [[f"{i} {clip(run.turns[i - 1].question, 40)}" if j == 0 else "",
                        run.name, clip(run.turns[i - 1].answer, width)]
                       for i in turns for j, run in enumerate(self.runs)])

@@ -1,103 +1,43 @@
 """The planted-fact evaluation: does a memory keep what the customer was told?
 
-Introduced in notebook 06. `planted_dialog(turns=50, seed=0)` writes a long BitMall
-conversation: turn 1 looks an order up (the answer plants its tracking number), turn
-2 applies for a refund (the refund number), filler turns about products, prices and
-policies follow in a seeded order and phrasing, and probes come near the end: "what
-was my refund number again?". `evaluate(llm, dialog)` plays it through every strategy
-with the harness of compare.py and scores each: recall (probes whose answer holds the
-planted value), peak and total prompt tokens, and the summarizer's extra calls. The
-pictures of notebook 06 are here too: tokens per turn, cumulative cost, and recall
-against cost.
+Introduced in notebook 06. The dialog comes from planted.py (`planted_dialog`, in
+English or Chinese): a tracking and a refund number planted in turns 1-2, probes
+near the end that ask for them back. `evaluate(llm, dialog)` plays it through every
+strategy with the harness of compare.py, over the store in the dialog's language,
+and scores each: recall (probes whose answer holds the planted value), peak and
+total prompt tokens, and the summarizer's extra calls. Its pictures are in plots.py
+(re-exported here, where notebook 06 imports them).
 
-The offline model recalls three kinds of fact, refund, tracking and order numbers,
-and only from what the messages hold, so those are what is planted. Its summarizer
-writes a rule-based fact ledger: the scores measure the mechanism (what each
-strategy keeps), not the quality of a model's summaries; with a real model the same
-code measures those too. Run `python -m tinyagent.course.evaluation --help` (5-15 s).
-Left out: preferences ("please answer briefly"), which the offline model cannot act
-on, and Chinese dialogs.
+Offline, the summarizer writes a rule-based fact ledger: the scores measure the
+mechanism (what each strategy keeps), not the quality of a model's summaries; with a
+real model the same code measures those too. Run `python -m
+tinyagent.course.evaluation --help` (5-15 s). Left out: a real model's latency.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from itertools import accumulate
+from dataclasses import dataclass
 from typing import Any
 
 from ..llm import LlmClient
-from ..tools import store
 from .catalogue import MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
+from .language import say
+from .planted import (
+    FILLERS,
+    LOOKUPS,
+    PROBE_SPAN,
+    PROBES,
+    PRODUCTS,
+    REFUNDS,
+    Dialog,
+    Probe,
+    planted_dialog,
+)
+from .plots import plot_recall_cost, plot_tokens
 from .table import Table
-
-# Orders that have shipped, so each has a tracking number to plant.
-ORDERS = ("88231", "90417", "55107", "61554")
-FIRST_REFUND = f"RF{store.FIXED_NOW:%Y%m%d}001"  # fresh tools number refunds from 001
-LOOKUPS = ["Where is my order {order}?", "Can you track order {order} for me?",
-           "Has my order {order} shipped yet?", "What's the delivery status of order "
-           "{order}?"]
-REFUNDS = ["I want a refund for order {order}, please.", "I'd like to return order "
-           "{order}.", "Can I get my money back for order {order}?"]
-PROBES = {  # fact -> ways to ask for it back (the offline model's recall intent)
-    "refund": ["What was my refund number again?", "Can you remind me of my refund "
-               "number?", "Sorry, what's the refund number again?"],
-    "tracking": ["What was the tracking number again?", "Remind me of my tracking "
-                 "number, please.", "Sorry, what's the tracking number again?"],
-    "order": ["What was my order number again?", "Remind me of my order number, "
-              "please.", "Sorry, which order number was that again?"],
-}
-PRODUCTS = ("S10 Lite", "S10 Pro", "S20 Pro", "S20 Max", "AirX", "BandPro")
-FILLERS = [  # product, price, promotion, policy and time questions: no order numbers
-    "How much is the {a}?", "What does the {a} cost?", "What's the price of the {a}?",
-    "What's the difference between the {a} and the {b}?", "Compare the {a} vs the {b}",
-    "I'd like to buy the {a}.", "Do you have any new robot vacuums to recommend?",
-    "Can you suggest a new model?", "Any discounts at the moment?",
-    "Are there any deals right now?", "What is the warranty on robot vacuums?",
-    "Who pays the return shipping?", "How does the 7-day return policy work?",
-    "How long until my refund arrives?", "What's today's date?",
-]
-PROBE_SPAN = 8  # the probes fall in the last PROBE_SPAN turns
-
-
-@dataclass(frozen=True)
-class Probe:
-    turn: int  # 1-based
-    fact: str  # "refund" | "tracking" | "order"
-    expected: str  # the planted value the answer must contain
-
-
-@dataclass(frozen=True)
-class Dialog:
-    turns: tuple[str, ...]
-    probes: tuple[Probe, ...]
-    facts: dict[str, str] = field(hash=False)  # fact -> planted value
-    seed: int = 0
-
-
-def planted_dialog(turns: int = 50, seed: int = 0) -> Dialog:
-    """A deterministic dialog: facts planted in turns 1-2, probes near the end."""
-    if turns < 6:
-        raise ValueError(f"turns must be >= 6 (two plants, three probes, one filler), "
-                         f"got {turns}")
-    rng = random.Random(seed)
-    order = rng.choice(ORDERS)
-    facts = {"order": order, "tracking": store.ORDERS[order]["tracking_number"],
-             "refund": FIRST_REFUND}
-    script = [rng.choice(LOOKUPS).format(order=order),
-              rng.choice(REFUNDS).format(order=order)]
-    for _ in range(turns - 2):
-        a, b = rng.sample(PRODUCTS, 2)
-        script.append(rng.choice(FILLERS).format(a=a, b=b))
-    slots = sorted(rng.sample(range(max(2, turns - PROBE_SPAN), turns), 3))
-    probes = []
-    for slot, fact in zip(slots, rng.sample(list(PROBES), 3), strict=True):
-        script[slot] = rng.choice(PROBES[fact])
-        probes.append(Probe(slot + 1, fact, facts[fact]))
-    return Dialog(tuple(script), tuple(probes), facts, seed)
 
 
 @dataclass(frozen=True)
@@ -141,12 +81,16 @@ class Evaluation:
     def __getitem__(self, strategy: str) -> Score:
         return {s.strategy: s for s in self.scores}[strategy]
 
-    def table(self) -> Table:
-        n = len(self.dialog.probes)
+    def table(self, lang: str | None = None) -> Table:
+        """A row per strategy; labels in `lang` (default: the notebook's)."""
+        n, turns = len(self.dialog.probes), len(self.dialog.turns)
+        seed = self.dialog.seed
         return Table(
-            f"Planted facts: {len(self.dialog.turns)} turns (seed {self.dialog.seed}), "
-            f"{n} probes", ["strategy", "recall", "peak prompt", "tokens sent",
-                            "summarizer calls", "peak memory"],
+            say(f"Planted facts: {turns} turns (seed {seed}), {n} probes",
+                f"埋入的事实：{turns} 轮（种子 {seed}），{n} 个探针", lang),
+            say("strategy|recall|peak prompt|tokens sent|summarizer calls|peak memory",
+                "策略|召回|提示词峰值|发送 token 总数|摘要调用|记忆峰值",
+                lang).split("|"),
             [[s.strategy, f"{sum(s.recalled)}/{n}", f"{s.peak_prompt_tokens:,}",
               f"{s.total_tokens:,}", f"{s.summarizer_calls:,}",
               f"{s.peak_memory_tokens:,}"] for s in self.scores])
@@ -161,60 +105,17 @@ class Evaluation:
 def evaluate(llm: LlmClient, dialog: Dialog | None = None,
              strategies: Mapping[str, MemoryFactory] | None = None, **options: Any
              ) -> Evaluation:
-    """Play `dialog` (default: 50 turns, seed 0) through every strategy; score each."""
+    """Play `dialog` (default: 50 turns, seed 0) through every strategy, over the
+    store in the dialog's language; score each."""
     dialog = dialog or planted_dialog()
-    comparison = compare(llm, dialog.turns, strategies, **options)
+    comparison = compare(llm, dialog.turns, strategies, lang=dialog.lang, **options)
     return Evaluation(dialog, [score(run, dialog) for run in comparison.runs],
                       comparison)
 
 
-# -- the pictures (matplotlib is imported only here, when a notebook plots)
-MARKERS = "osD^vP*X"  # one per strategy, in order, so overlapping lines stay visible
-
-
-def plot_tokens(comparison: Comparison, cumulative: bool = False, ax: Any = None
-                ) -> Any:
-    """Prompt tokens of each turn's first call, one line per strategy; or, with
-    `cumulative`, the running total of every token sent (summarizer included)."""
-    import matplotlib.pyplot as plt
-
-    ax = ax or plt.subplots(figsize=(8, 4))[1]
-    for i, run in enumerate(comparison.runs):
-        values = (list(accumulate(t.cost_tokens for t in run.turns)) if cumulative
-                  else [t.context_tokens for t in run.turns])
-        ax.plot(range(1, len(values) + 1), values, marker=MARKERS[i % len(MARKERS)],
-                markersize=4, markevery=max(1, len(values) // 12), label=run.name)
-    ax.set(xlabel="turn", title="Cumulative cost: prompts + summarizer" if cumulative
-           else "What each turn sends the model (first call)",
-           ylabel="tokens sent so far" if cumulative else "prompt tokens")
-    ax.legend(fontsize="small")
-    return ax
-
-
-def plot_recall_cost(evaluation: Evaluation, axes: Any = None) -> Any:
-    """Recall against tokens sent (left) and against peak prompt (right), a marker
-    and colour per strategy as in `plot_tokens`. The dashed line is the frontier: no
-    strategy to its left recalls more for less."""
-    import matplotlib.pyplot as plt
-
-    axes = axes if axes is not None else plt.subplots(1, 2, figsize=(11, 4),
-                                                      sharey=True)[1]
-    for ax, cost, label in [(axes[0], "total_tokens", "tokens sent over the dialog"),
-                            (axes[1], "peak_prompt_tokens", "peak prompt tokens")]:
-        points = sorted((getattr(s, cost), 100 * s.recall) for s in evaluation.scores)
-        frontier = [p for i, p in enumerate(points)
-                    if all(p[1] > q[1] for q in points[:i])]
-        ax.plot(*zip(*frontier, strict=True), "--", color="grey", zorder=0)
-        for i, s in enumerate(evaluation.scores):
-            ax.scatter(getattr(s, cost), 100 * s.recall, s=70, label=s.strategy,
-                       marker=MARKERS[i % len(MARKERS)], color=f"C{i}", alpha=0.8)
-        ax.set(xlabel=label, ylim=(-8, 112))
-        ax.xaxis.set_major_formatter(lambda x, _: f"{x / 1000:g}k")  # 60k, 1.5k
-    axes[0].set(ylabel="recall of planted facts (%)")
-    axes[1].legend(fontsize="small", loc="center right")
-    axes[0].figure.suptitle(f"Recall against cost, {len(evaluation.dialog.turns)} "
-                            "turns (up and to the left is better)")
-    return axes
+__all__ = ["FILLERS", "LOOKUPS", "PROBES", "PROBE_SPAN", "PRODUCTS", "REFUNDS",
+           "Dialog", "Evaluation", "Probe", "Score", "evaluate", "planted_dialog",
+           "plot_recall_cost", "plot_tokens", "score"]
 
 
 def main(argv: list[str] | None = None) -> int:

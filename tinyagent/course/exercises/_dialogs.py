@@ -3,6 +3,8 @@
 Used by the checkers of notebooks 00 to 05. A dialog is built fresh on every call, so
 code that changes its argument cannot spoil the next case, and its orders come from a
 seed, so an answer that hard-codes one order number or one dialog does not pass.
+In a Chinese report (`check(..., lang="zh")`) the dialogs and the role names are
+Chinese, so that the evidence a case prints reads as Chinese.
 Left out: real model calls (the checkers that need one use the offline model).
 """
 
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 
 from ...messages import ChatMessage, Role, ToolCall
 from ...tokens import count_message_tokens
+from ..language import say
 
 ORDERS = ("88231", "90417", "55107", "73820", "61554", "40213", "19876", "30542")
 
@@ -20,13 +23,16 @@ ORDERS = ("88231", "90417", "55107", "73820", "61554", "40213", "19876", "30542"
 def turn(n: int, tools: bool, order: str | None = None) -> list[ChatMessage]:
     """Turn n: 2 messages, or 4 with a tool call and its result."""
     order = order or str(88230 + n)
-    user = ChatMessage.user(f"Question {n}: where is my order {order}?")
-    answer = ChatMessage.assistant(f"Answer {n}: order {order} was delivered.")
+    user = ChatMessage.user(say(f"Question {n}: where is my order {order}?",
+                                f"问题 {n}：我的订单 {order} 到哪了？"))
+    answer = ChatMessage.assistant(say(f"Answer {n}: order {order} was delivered.",
+                                       f"回答 {n}：订单 {order} 已签收。"))
     if not tools:
         return [user, answer]
     call = ToolCall(f"call_{n}", "queryOrder", {"order_id": order})
+    status, carrier = say("delivered", "已签收"), say("SF Express", "顺丰速运")
     result = ChatMessage.tool(f"call_{n}", f'{{"order_id": "{order}", "status": '
-                              '"delivered", "carrier": "SF Express"}')
+                              f'"{status}", "carrier": "{carrier}"}}')
     return [user, ChatMessage.assistant("", (call,)), result, answer]
 
 
@@ -42,10 +48,16 @@ def tokens(messages: Sequence[ChatMessage]) -> int:
     return sum(count_message_tokens(m) for m in messages)
 
 
+# A role's name in a Chinese report: "[user, assistant, user]" would read as English.
+ROLES_ZH = {"system": "系统", "user": "用户", "assistant": "助手", "tool": "工具"}
+
+
 def label(message: ChatMessage) -> str:
     """"user", "tool", "assistant", or "assistant→queryOrder" for a tool call."""
+    role = message.role.value
+    role = say(role, ROLES_ZH.get(role, role))
     calls = "+".join(c.name for c in message.tool_calls)
-    return f"{message.role.value}→{calls}" if calls else message.role.value
+    return f"{role}→{calls}" if calls else role
 
 
 def roles(messages: Sequence[ChatMessage]) -> str:
@@ -55,7 +67,8 @@ def roles(messages: Sequence[ChatMessage]) -> str:
 
 def size(messages: Sequence[ChatMessage]) -> str:
     """"4 messages (118 tokens)"."""
-    return f"{len(messages)} messages ({tokens(messages)} tokens)"
+    return say(f"{len(messages)} messages ({tokens(messages)} tokens)",
+               f"{len(messages)} 条消息（{tokens(messages)} 个 token）")
 
 
 def starts_with_user(messages: Sequence[ChatMessage]) -> bool:

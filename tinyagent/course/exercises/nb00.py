@@ -19,6 +19,7 @@ from typing import Any
 
 from ... import guards
 from ...messages import ChatMessage, ToolCall
+from ..language import say
 from . import Case, exercise, expect
 from ._dialogs import ORDERS, roles
 
@@ -40,42 +41,57 @@ UNDER = ("abcdefgxyw", "abcdefgz", "abcdefgxyw")
 def _verdict(no_progress: Any, thoughts: tuple[str, ...], name: str) -> bool:
     """The learner's verdict must be the agent's own guard's verdict."""
     return expect(no_progress(list(thoughts)), guards.no_progress(thoughts),
-                  f"with {name}")
+                  say(f"with {name}", f"输入为{name}"))
 
 
 @exercise("00.no_progress")
 def _no_progress_cases(no_progress: Any) -> Iterator[Case]:
-    every_pair = "compare every pair of the last three: (1, 2), (1, 3) and (2, 3)"
-    blanks = "keep only thoughts whose .strip() is not empty, then take [-3:]"
-    yield ("three dithering thoughts: no progress",
-           lambda: _verdict(no_progress, DITHER, "three dithering thoughts"),
-           "jaccard() of each pair is 0.9 here, at least 0.7")
-    yield ("three working thoughts: progress",
-           lambda: _verdict(no_progress, WORKING, "three working thoughts"),
-           "two of their three pairs score below 0.7")
-    yield ("fewer than three thoughts: too early to tell",
-           lambda: _verdict(no_progress, DITHER[:2], "two dithering thoughts")
-           and _verdict(no_progress, (), "no thoughts"),
-           "return False below three")
-    yield ("only the last three thoughts count",
+    every_pair = say("compare every pair of the last three: (1, 2), (1, 3) and (2, 3)",
+                     "最后三条要两两比较：(1, 2)、(1, 3) 和 (2, 3)")
+    blanks = say("keep only thoughts whose .strip() is not empty, then take [-3:]",
+                 "只留下 .strip() 不为空的思考，再取 [-3:]")
+    dithering = say("three dithering thoughts", "三条原地打转的思考")
+    yield (say("three dithering thoughts: no progress", "三条原地打转的思考：没有进展"),
+           lambda: _verdict(no_progress, DITHER, dithering),
+           say("jaccard() of each pair is 0.9 here, at least 0.7",
+               "这里每一对的 jaccard() 都是 0.9，不低于 0.7"))
+    yield (say("three working thoughts: progress", "三条在推进的思考：有进展"),
+           lambda: _verdict(no_progress, WORKING, say("three working thoughts",
+                                                      "三条在推进的思考")),
+           say("two of their three pairs score below 0.7", "三对里有两对低于 0.7"))
+    yield (say("fewer than three thoughts: too early to tell",
+               "不到三条思考：还判断不了"),
+           lambda: _verdict(no_progress, DITHER[:2], say("two dithering thoughts",
+                                                         "两条原地打转的思考"))
+           and _verdict(no_progress, (), say("no thoughts", "没有思考")),
+           say("return False below three", "不到三条时返回 False"))
+    yield (say("only the last three thoughts count", "只看最后三条思考"),
            lambda: _verdict(no_progress, (WORKING[0], *DITHER),
-                            "a working thought, then three dithering ones")
+                            say("a working thought, then three dithering ones",
+                                "一条在推进的思考，后面三条原地打转"))
            and _verdict(no_progress, (*DITHER, WORKING[0]),
-                        "three dithering thoughts, then a working one"),
-           "take the last three, thoughts[-3:], not the first three")
-    yield ("blank thoughts are skipped",
+                        say("three dithering thoughts, then a working one",
+                            "三条原地打转的思考，后面一条在推进")),
+           say("take the last three, thoughts[-3:], not the first three",
+               "取最后三条 thoughts[-3:]，不是前三条"))
+    yield (say("blank thoughts are skipped", "空白的思考不算"),
            lambda: _verdict(no_progress, (DITHER[0], "", DITHER[1], "   ", DITHER[2]),
-                            "dithering thoughts with blanks between them")
+                            say("dithering thoughts with blanks between them",
+                                "原地打转的思考，中间夹着空白"))
            and _verdict(no_progress, (DITHER[0], DITHER[1], "", " "),
-                        "two dithering thoughts, then two blank ones"), blanks)
-    yield ("every pair must be alike, not only neighbours",
+                        say("two dithering thoughts, then two blank ones",
+                            "两条原地打转的思考，后面两条空白")), blanks)
+    yield (say("every pair must be alike, not only neighbours",
+               "每一对都要相似，不只是相邻的两条"),
            lambda: _verdict(no_progress, DRIFT, f"{list(DRIFT)} (0.82, 0.67, "
                             "0.82)"), every_pair)
-    yield ("exactly 0.7 counts as alike (>=), just under does not",
-           lambda: _verdict(no_progress, EDGE, f"{list(EDGE)} (each pair "
-                            "0.7 or 1.0)")
+    yield (say("exactly 0.7 counts as alike (>=), just under does not",
+               "恰好 0.7 算相似 (>=)，略低于 0.7 不算"),
+           lambda: _verdict(no_progress, EDGE, say(f"{list(EDGE)} (each pair "
+                                                   "0.7 or 1.0)",
+                                                   f"{list(EDGE)}（每对 0.7 或 1.0）"))
            and _verdict(no_progress, UNDER, f"{list(UNDER)} (0.64)"),
-           "use >= 0.7, not > 0.7")
+           say("use >= 0.7, not > 0.7", "用 >= 0.7，不是 > 0.7"))
 
 
 def _call(call_id: str, name: str, **arguments: Any) -> ToolCall:
@@ -87,7 +103,8 @@ def _same(same_signature: Any, a: list[ToolCall], b: list[ToolCall]) -> bool:
     def show(calls: list[ToolCall]) -> str:
         return "[" + ", ".join(f"{c.id}:{c.signature()}" for c in calls) + "]"
     return expect(same_signature(list(a), list(b)), guards.same_calls(a, b),
-                  f"with {show(a)} and {show(b)}")
+                  say(f"with {show(a)} and {show(b)}",
+                      f"输入为 {show(a)} 和 {show(b)}"))
 
 
 @exercise("00.same_signature")
@@ -100,86 +117,113 @@ def _same_signature_cases(same_signature: Any) -> Iterator[Case]:
     def again(call: ToolCall, call_id: str = "call_9") -> ToolCall:
         return ToolCall(call_id, call.name, dict(call.arguments))
 
-    yield ("the same call with a new id is a repeat",
+    yield (say("the same call with a new id is a repeat",
+               "同一个调用换了新 id：算重复"),
            lambda: _same(same_signature, [order], [again(order)]),
-           "ids are new every step: compare name and arguments only")
-    yield ("another order number is not a repeat",
+           say("ids are new every step: compare name and arguments only",
+               "每一步的 id 都是新的：只比较工具名和参数"))
+    yield (say("another order number is not a repeat", "换了订单号：不算重复"),
            lambda: _same(same_signature, [order],
                          [_call("call_9", "queryOrder", order_id=other)]),
-           "the arguments are part of the signature")
-    yield ("another tool with the same arguments is not a repeat",
+           say("the arguments are part of the signature", "参数是签名的一部分"))
+    yield (say("another tool with the same arguments is not a repeat",
+               "参数相同、换了工具：不算重复"),
            lambda: _same(same_signature, [order], [logistics]),
-           "the tool name is part of the signature")
-    yield ("the calls of a step may come in any order",
+           say("the tool name is part of the signature", "工具名是签名的一部分"))
+    yield (say("the calls of a step may come in any order",
+               "同一步里的几个调用可以是任意顺序"),
            lambda: _same(same_signature, [order, logistics],
                          [again(logistics, "c8"), again(order)]),
-           "sort the signatures before comparing")
-    yield ("argument order does not matter",
+           say("sort the signatures before comparing", "先把签名排序，再比较"))
+    yield (say("argument order does not matter", "参数的先后顺序无关紧要"),
            lambda: _same(same_signature,
                          [_call("a", "applyRefund", order_id=one, reason="dock")],
                          [_call("b", "applyRefund", reason="dock", order_id=one)]),
-           "json.dumps(arguments, sort_keys=True), or ToolCall.signature()")
-    yield ("one call is not the same as that call twice",
+           say("json.dumps(arguments, sort_keys=True), or ToolCall.signature()",
+               "用 json.dumps(arguments, sort_keys=True)，或 ToolCall.signature()"))
+    yield (say("one call is not the same as that call twice",
+               "调用一次和同一个调用两次不一样"),
            lambda: _same(same_signature, [order], [again(order), again(order, "c8")])
            and _same(same_signature, [order, order], [again(order)]),
-           "compare sorted lists, not sets: the count matters")
-    yield ("a step with no calls repeats only another step with no calls",
+           say("compare sorted lists, not sets: the count matters",
+               "比较排好序的列表，不要用集合：次数也算数"))
+    yield (say("a step with no calls repeats only another step with no calls",
+               "没有调用的一步，只和同样没有调用的一步算重复"),
            lambda: _same(same_signature, [], [])
            and _same(same_signature, [], [order]),
-           "two empty lists of signatures are equal")
+           say("two empty lists of signatures are equal", "两个空的签名列表相等"))
 
 
 def _turn(n: int, order: str, steps: int) -> list[ChatMessage]:
     """A finished turn as the agent's loop holds it: `steps` tool calls, an answer."""
-    messages = [ChatMessage.user(f"Q{n}: where is my order {order}?")]
+    messages = [ChatMessage.user(say(f"Q{n}: where is my order {order}?",
+                                     f"问{n}：我的订单 {order} 到哪了？"))]
     for step in range(steps):
         call = _call(f"call_{n}_{step}", ("queryOrder", "queryLogistics")[step % 2],
                      order_id=order)
-        thought = f"I'll look order {order} up." if step == 0 else ""
+        thought = say(f"I'll look order {order} up.", f"我先查一下订单 {order}。") \
+            if step == 0 else ""
         messages += [ChatMessage.assistant(thought, (call,)),
                      ChatMessage.tool(call.id, f'{{"order_id": "{order}"}}')]
-    return messages + [ChatMessage.assistant(f"A{n}: order {order} was delivered.")]
+    return messages + [ChatMessage.assistant(say(f"A{n}: order {order} was delivered.",
+                                                 f"答{n}：订单 {order} 已签收。"))]
 
 
 def _remembered(what_to_remember: Any, steps: tuple[int, ...], seed: int) -> bool:
     rng = random.Random(seed)
     turns = [_turn(n, rng.choice(ORDERS), s) for n, s in enumerate(steps, 1)]
-    system = ChatMessage.system("You are BitMall's customer-service assistant.")
+    system = ChatMessage.system(say("You are BitMall's customer-service assistant.",
+                                    "你是比特严选的客服助手。"))
     messages = [system] + [m for t in turns for m in t]
     expected = [m for t in turns for m in (t[0], t[-1])]
     got = what_to_remember(list(messages))
-    return expect(list(got), expected, f"with {len(turns)} turn(s) of {list(steps)} "
-                  f"tool steps, {roles(messages)}", roles) \
-        and expect(got, expected, "the same roles, but other messages")
+    return expect(list(got), expected, say(
+        f"with {len(turns)} turn(s) of {list(steps)} tool steps, {roles(messages)}",
+        f"输入为 {len(turns)} 轮、工具步数 {list(steps)} 的对话 {roles(messages)}"),
+        roles) and expect(got, expected, say("the same roles, but other messages",
+                                             "角色都对，但消息不对"))
 
 
 def _input_unchanged(what_to_remember: Any) -> bool:
     messages = _turn(1, "55107", 2)
     handed = list(messages)
     what_to_remember(handed)
-    return expect(roles(handed), roles(messages), "your argument afterwards", str)
+    return expect(roles(handed), roles(messages), say("your argument afterwards",
+                                                      "调用之后，你的参数"), str)
 
 
 @exercise("00.what_to_remember")
 def _what_to_remember_cases(what_to_remember: Any) -> Iterator[Case]:
-    keep = "keep m if m.role is Role.USER, or an assistant message without tool_calls"
-    yield ("a turn without tools: the question and the answer",
+    keep = say("keep m if m.role is Role.USER, or an assistant message without "
+               "tool_calls",
+               "保留 m.role is Role.USER 的消息，以及不带 tool_calls 的助手消息")
+    yield (say("a turn without tools: the question and the answer",
+               "没有调用工具的一轮：问题和回答"),
            lambda: _remembered(what_to_remember, (0,), 1), keep)
-    yield ("a turn with tool calls: still only the question and the answer",
+    yield (say("a turn with tool calls: still only the question and the answer",
+               "调用了工具的一轮：仍然只有问题和回答"),
            lambda: _remembered(what_to_remember, (2,), 2),
-           "tool calls and tool results are not remembered (TinyAgent saves tokens)")
-    yield ("a thought that comes with a tool call is not an answer",
+           say("tool calls and tool results are not remembered (TinyAgent saves "
+               "tokens)", "工具调用和工具结果不进记忆（TinyAgent 借此省 token）"))
+    yield (say("a thought that comes with a tool call is not an answer",
+               "跟着工具调用的思考不是回答"),
            lambda: _remembered(what_to_remember, (1,), 3),
-           "an assistant message with tool_calls is a step, even if it has text")
-    yield ("several turns: every question and answer, oldest first",
+           say("an assistant message with tool_calls is a step, even if it has text",
+               "带 tool_calls 的助手消息是一个步骤，哪怕它有文字"))
+    yield (say("several turns: every question and answer, oldest first",
+               "多轮对话：每个问题和回答都在，最早的在前"),
            lambda: _remembered(what_to_remember, (1, 0, 3, 2), 4),
-           "walk the messages in order; don't sort or reverse them")
-    yield ("the system prompt is not remembered",
+           say("walk the messages in order; don't sort or reverse them",
+               "按顺序遍历消息，不要排序或反转"))
+    yield (say("the system prompt is not remembered", "系统提示词不进记忆"),
            lambda: _remembered(what_to_remember, (0, 0), 5),
-           "the agent adds the system prompt to every request itself")
-    yield ("nothing to remember gives an empty list",
-           lambda: expect(list(what_to_remember([])), [], "with []"),
-           "an empty input has no turns")
-    yield ("the list passed in is left unchanged",
+           say("the agent adds the system prompt to every request itself",
+               "智能体每次请求都会自己加上系统提示词"))
+    yield (say("nothing to remember gives an empty list", "没有可记的内容：返回空列表"),
+           lambda: expect(list(what_to_remember([])), [],
+                          say("with []", "输入为 []")),
+           say("an empty input has no turns", "空输入里没有任何一轮"))
+    yield (say("the list passed in is left unchanged", "传入的列表保持不变"),
            lambda: _input_unchanged(what_to_remember),
-           "build a new list; don't remove from the argument")
+           say("build a new list; don't remove from the argument",
+               "新建一个列表，不要从参数里删除"))

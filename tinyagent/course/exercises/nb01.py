@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...messages import ChatMessage
+from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
 
@@ -20,13 +21,28 @@ SYSTEM = "You are the customer-service assistant of BitMall, an online store."
 DELIVERED = {"88231": ("BitMall S10 Pro Robot Vacuum", "2026-06-22"),
              "55107": ("BitMall BandPro Fitness Band", "2026-06-27")}
 REFUND = "I want a refund, it won't go back to its dock"
+# The same dialog in a Chinese report, over the Chinese store.
+SYSTEM_ZH = "你是网上商城比特严选的客服助手。"
+DELIVERED_ZH = {"88231": ("比特严选 S10 Pro 扫地机器人", "2026-06-22"),
+                "55107": ("比特严选 BandPro 运动手环", "2026-06-27")}
+REFUND_ZH = "我要退款，它回不了充电座"
+
+
+def system() -> str:
+    return say(SYSTEM, SYSTEM_ZH)
+
+
+def refund() -> str:
+    return say(REFUND, REFUND_ZH)
 
 
 def turn_1(order: str) -> list[ChatMessage]:
-    product, day = DELIVERED[order]
-    return [ChatMessage.user(f"Where is my order {order}?"),
-            ChatMessage.assistant(f"Your order {order} ({product}) was delivered and "
-                                  f"signed for on {day}.")]
+    product, day = say(DELIVERED[order], DELIVERED_ZH[order])
+    return [ChatMessage.user(say(f"Where is my order {order}?",
+                                 f"我的订单 {order} 到哪了？")),
+            ChatMessage.assistant(say(
+                f"Your order {order} ({product}) was delivered and signed for on "
+                f"{day}.", f"您的订单 {order}（{product}）已于 {day} 签收。"))]
 
 
 def _model_refunds(build_messages: Any, order: str) -> bool:
@@ -34,61 +50,82 @@ def _model_refunds(build_messages: Any, order: str) -> bool:
     from ...llm import LlmClient
     from ...tools import bitmall_tools
 
-    reply = LlmClient(offline=True).chat(build_messages(SYSTEM, turn_1(order), REFUND),
-                                         tools=bitmall_tools().schemas())
+    request = build_messages(system(), turn_1(order), refund())
+    reply = LlmClient(offline=True).chat(
+        request, tools=bitmall_tools(lang=get_lang()).schemas())
     calls = [(c.name, c.arguments.get("order_id")) for c in reply.tool_calls]
     return expect(calls, [("applyRefund", order)],
-                  f"with turn 1 about order {order}, the model's tool calls")
+                  say(f"with turn 1 about order {order}, the model's tool calls",
+                      f"第 1 轮问的是订单 {order}，模型的工具调用"))
 
 
 def _unchanged(build_messages: Any) -> bool:
     history = turn_1("88231")
-    result = build_messages(SYSTEM, history, REFUND)
-    expect(roles(history), roles(turn_1("88231")), "the history list afterwards",
-           str)
+    result = build_messages(system(), history, refund())
+    expect(roles(history), roles(turn_1("88231")),
+           say("the history list afterwards", "调用之后，history 列表"), str)
     if result is history:
-        raise Wrong("it returned the history list itself, now changed")
+        raise Wrong(say("it returned the history list itself, now changed",
+                        "返回的就是 history 列表本身，它已被改动"))
     return True
 
 
 def _expected(history: list[ChatMessage]) -> list[ChatMessage]:
-    return [ChatMessage.system(SYSTEM), *history, ChatMessage.user(REFUND)]
+    return [ChatMessage.system(system()), *history, ChatMessage.user(refund())]
 
 
 def _built(build_messages: Any, history: list[ChatMessage], where: str) -> bool:
-    got = build_messages(SYSTEM, list(history), REFUND)
+    got = build_messages(system(), list(history), refund())
     if not isinstance(got, list) or not all(isinstance(m, ChatMessage) for m in got):
-        raise Wrong(f"{where}: got {type(got).__name__} "
-                    f"{[type(m).__name__ for m in got][:4]}; expected a list of "
-                    "ChatMessage")
+        types = [type(m).__name__ for m in got][:4]
+        raise Wrong(say(f"{where}: got {type(got).__name__} {types}; expected a list "
+                        "of ChatMessage",
+                        f"{where}：得到 {type(got).__name__} {types}；应为由 "
+                        "ChatMessage 组成的列表"))
     expect(roles(got), roles(_expected(history)), where, str)
-    return expect(got, _expected(history), f"{where}, the same roles but other text")
+    return expect(got, _expected(history), say(f"{where}, the same roles but other "
+                                               "text", f"{where}，角色都对但文字不对"))
 
 
 @exercise("01.build_messages")
 def _build_messages_cases(build_messages: Any) -> Iterator[Case]:
-    yield ("it returns a list of ChatMessage",
-           lambda: _built(build_messages, turn_1("88231"), "with turn 1 as history"),
-           "use ChatMessage.system(...) and ChatMessage.user(...), not dicts")
-    yield ("no history gives [system, user]",
-           lambda: _built(build_messages, [], "with no history"),
-           "the stateless array: system prompt, then the question")
-    yield ("the system prompt comes first",
-           lambda: expect(build_messages(SYSTEM, turn_1("55107"), REFUND)[0],
-                          ChatMessage.system(SYSTEM), "the first message"),
-           "providers expect the system message at the start")
-    yield ("the whole history follows, oldest first (three turns with tool calls)",
+    yield (say("it returns a list of ChatMessage", "返回由 ChatMessage 组成的列表"),
+           lambda: _built(build_messages, turn_1("88231"),
+                          say("with turn 1 as history", "以第 1 轮为历史")),
+           say("use ChatMessage.system(...) and ChatMessage.user(...), not dicts",
+               "用 ChatMessage.system(...) 和 ChatMessage.user(...)，不要用字典"))
+    yield (say("no history gives [system, user]", "没有历史时得到 [system, user]"),
+           lambda: _built(build_messages, [], say("with no history", "没有历史时")),
+           say("the stateless array: system prompt, then the question",
+               "无状态的数组：系统提示词，然后是问题"))
+    yield (say("the system prompt comes first", "系统提示词在最前面"),
+           lambda: expect(build_messages(system(), turn_1("55107"), refund())[0],
+                          ChatMessage.system(system()),
+                          say("the first message", "第一条消息")),
+           say("providers expect the system message at the start",
+               "各家模型服务都要求 system 消息放在开头"))
+    yield (say("the whole history follows, oldest first (three turns with tool "
+               "calls)", "接着是全部历史，最早的在前（三轮，带工具调用）"),
            lambda: _built(build_messages, dialog("tpt", seed=1),
-                          "with a 10-message history"),
-           "put every history message between the system prompt and the question")
-    yield ("the new question comes last",
-           lambda: expect(build_messages(SYSTEM, dialog("pp", seed=2), REFUND)[-1],
-                          ChatMessage.user(REFUND), "the last message"),
-           "the model answers the last user message")
-    yield ("the history list passed in is left unchanged",
+                          say("with a 10-message history", "历史有 10 条消息时")),
+           say("put every history message between the system prompt and the "
+               "question", "把每条历史消息放在系统提示词和问题之间"))
+    yield (say("the new question comes last", "新问题在最后"),
+           lambda: expect(build_messages(system(), dialog("pp", seed=2),
+                                         refund())[-1],
+                          ChatMessage.user(refund()),
+                          say("the last message", "最后一条消息")),
+           say("the model answers the last user message",
+               "模型回答的是最后一条用户消息"))
+    yield (say("the history list passed in is left unchanged",
+               "传入的 history 列表保持不变"),
            lambda: _unchanged(build_messages),
-           "build a new list ([system, *history, user]); don't append to history")
-    yield ("with turn 1 in the history, the model refunds that order",
+           say("build a new list ([system, *history, user]); don't append to "
+               "history",
+               "新建一个列表 ([system, *history, user])，不要往 history 里追加"))
+    yield (say("with turn 1 in the history, the model refunds that order",
+               "历史里有第 1 轮，模型就给那个订单退款"),
            lambda: _model_refunds(build_messages, "88231")
            and _model_refunds(build_messages, "55107"),
-           "the model only knows what the array holds: include the history")
+           say("the model only knows what the array holds: include the history",
+               "模型只知道数组里有什么：把历史放进去"))

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...memory.base import ChatMemory
 from ...messages import ChatMessage
+from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
 
@@ -29,9 +30,11 @@ def _filled(memory_class: Any, messages: list[ChatMessage]) -> Any:
 def _keeps(memory_class: Any, sizes: str, seed: int) -> bool:
     messages = dialog(sizes, seed)
     got = _filled(memory_class, messages).messages()
-    where = f"after adding {len(messages)} messages, messages()"
+    where = say(f"after adding {len(messages)} messages, messages()",
+                f"加入 {len(messages)} 条消息后，messages()")
     if len(got) != len(messages):
-        raise Wrong(f"{where} held {len(got)}; expected all {len(messages)}")
+        raise Wrong(say(f"{where} held {len(got)}; expected all {len(messages)}",
+                        f"{where} 有 {len(got)} 条；应为全部 {len(messages)} 条"))
     return expect(got, messages, where, roles)
 
 
@@ -39,26 +42,30 @@ def _copy_is_safe(memory_class: Any) -> bool:
     messages = dialog("pp", 3)
     memory = _filled(memory_class, messages)
     handed_out = memory.messages()
-    handed_out.append(ChatMessage.user("injected"))
+    handed_out.append(ChatMessage.user(say("injected", "注入")))
     memory.messages().clear()
-    return expect(len(memory.messages()), len(messages), "after appending to and "
-                  "clearing the lists messages() returned, the memory's length")
+    return expect(len(memory.messages()), len(messages), say(
+        "after appending to and clearing the lists messages() returned, the "
+        "memory's length", "往 messages() 返回的列表里追加、再清空之后，记忆的长度"))
 
 
 def _clear_then_add(memory_class: Any) -> bool:
     memory = _filled(memory_class, dialog("tpp", 4))
     memory.clear()
-    expect(memory.messages(), [], "after clear(), messages()", roles)
+    expect(memory.messages(), [], say("after clear(), messages()",
+                                      "clear() 之后，messages()"), roles)
     again = dialog("p", 5)
     for message in again:
         memory.add(message)
-    return expect(memory.messages(), again, "after clear() then 2 adds", roles)
+    return expect(memory.messages(), again, say("after clear() then 2 adds",
+                                                "clear() 之后再 add 两次"), roles)
 
 
 def _not_shared(memory_class: Any) -> bool:
     _filled(memory_class, dialog("pp", 6))
-    return expect(memory_class().messages(), [], "a new memory, made after another "
-                  "was filled", roles)
+    return expect(memory_class().messages(), [], say(
+        "a new memory, made after another was filled", "另一个记忆装满之后新建的记忆"),
+        roles)
 
 
 def _refunds_in_agent(memory_class: Any, order: str) -> bool:
@@ -66,36 +73,51 @@ def _refunds_in_agent(memory_class: Any, order: str) -> bool:
     from ...llm import LlmClient
     from ...tools import bitmall_tools
 
-    agent = ReActAgent(LlmClient(offline=True), bitmall_tools(),
+    agent = ReActAgent(LlmClient(offline=True), bitmall_tools(lang=get_lang()),
                        memory=memory_class(), verbose=False)
-    agent.run(f"Where is my order {order}?")
-    agent.run("I want a refund, it won't go back to its dock")
+    agent.run(say(f"Where is my order {order}?", f"我的订单 {order} 到哪了？"))
+    agent.run(say("I want a refund, it won't go back to its dock",
+                  "我要退款，它回不了充电座"))
     calls = [(c.name, c.arguments.get("order_id")) for c in agent.last_trace.tool_calls]
-    return expect(calls, [("applyRefund", order)], f"turn 1 asked about order {order};"
-                  " turn 2's tool calls")
+    return expect(calls, [("applyRefund", order)], say(
+        f"turn 1 asked about order {order}; turn 2's tool calls",
+        f"第 1 轮问的是订单 {order}；第 2 轮的工具调用"))
 
 
 @exercise("02.my_memory")
 def _my_memory_cases(memory_class: Any) -> Iterator[Case]:
-    yield ("a new memory is empty",
+    yield (say("a new memory is empty", "新建的记忆是空的"),
            lambda: expect(memory_class().messages(), [], "messages()", roles),
-           "start with an empty list in __init__")
-    yield ("messages() gives back what add() stored, oldest first",
+           say("start with an empty list in __init__", "在 __init__ 里从空列表开始"))
+    yield (say("messages() gives back what add() stored, oldest first",
+               "messages() 按最早在前，返回 add() 存进去的消息"),
            lambda: _keeps(memory_class, "ptp", 1),
-           "append in add(), return the list in messages()")
-    yield ("it is unbounded: all 40 messages of a 20-turn dialog are kept",
+           say("append in add(), return the list in messages()",
+               "在 add() 里追加，在 messages() 里返回列表"))
+    yield (say("it is unbounded: all 40 messages of a 20-turn dialog are kept",
+               "它没有上限：20 轮对话的 40 条消息全部保留"),
            lambda: _keeps(memory_class, "p" * 20, 2),
-           "no limit here: bounds come in notebook 03")
-    yield ("messages() returns a copy: changing it leaves the memory as it was",
-           lambda: _copy_is_safe(memory_class), "return list(self._messages)")
-    yield ("clear() empties it, and it still works afterwards",
-           lambda: _clear_then_add(memory_class), "empty the list in clear()")
-    yield ("two memories don't share messages", lambda: _not_shared(memory_class),
-           "create the list in __init__ (self._messages = []), not in the class body")
-    yield ("it satisfies the ChatMemory protocol",
+           say("no limit here: bounds come in notebook 03",
+               "这里不设上限：上限在第 03 课才讲"))
+    yield (say("messages() returns a copy: changing it leaves the memory as it was",
+               "messages() 返回副本：改动它，记忆不受影响"),
+           lambda: _copy_is_safe(memory_class),
+           say("return list(self._messages)", "返回 list(self._messages)"))
+    yield (say("clear() empties it, and it still works afterwards",
+               "clear() 清空记忆，之后还能照常使用"),
+           lambda: _clear_then_add(memory_class),
+           say("empty the list in clear()", "在 clear() 里清空列表"))
+    yield (say("two memories don't share messages", "两个记忆不共享消息"),
+           lambda: _not_shared(memory_class),
+           say("create the list in __init__ (self._messages = []), not in the class "
+               "body", "在 __init__ 里创建列表 (self._messages = [])，不要写在类体里"))
+    yield (say("it satisfies the ChatMemory protocol", "它满足 ChatMemory 协议"),
            lambda: isinstance(memory_class(), ChatMemory),
-           "define all three methods: add, messages, clear")
-    yield ("in a ReActAgent, turn 2 refunds the order of turn 1 without looking it up",
+           say("define all three methods: add, messages, clear",
+               "三个方法都要定义：add、messages、clear"))
+    yield (say("in a ReActAgent, turn 2 refunds the order of turn 1 without looking "
+               "it up", "放进 ReActAgent：第 2 轮不再查询，直接给第 1 轮的订单退款"),
            lambda: _refunds_in_agent(memory_class, "88231")
            and _refunds_in_agent(memory_class, "55107"),
-           "ReActAgent(llm, bitmall_tools(), memory=MyMemory()) must see turn 1")
+           say("ReActAgent(llm, bitmall_tools(), memory=MyMemory()) must see turn 1",
+               "ReActAgent(llm, bitmall_tools(), memory=MyMemory()) 必须看得到第 1 轮"))

@@ -16,6 +16,7 @@ from typing import Any
 from ...memory.base import split_turns
 from ...memory.summary import compression_cut
 from ...messages import ChatMessage
+from ..language import say
 from . import Case, Wrong, exercise
 from ._dialogs import dialog
 
@@ -36,9 +37,10 @@ def _one_long_turn() -> list[ChatMessage]:
 
 
 def _shape(messages: list[ChatMessage]) -> str:
-    """"turns of 4, 2, 4 messages"."""
+    """"10 messages in turns of 4, 2, 4"."""
     sizes = ", ".join(str(len(t)) for t in split_turns(messages))
-    return f"{len(messages)} messages in turns of {sizes}"
+    return say(f"{len(messages)} messages in turns of {sizes}",
+               f"{len(messages)} 条消息，各轮分别 {sizes} 条")
 
 
 def _agrees(plan_compression: Any, make: Any, pairs: Any,
@@ -49,8 +51,10 @@ def _agrees(plan_compression: Any, make: Any, pairs: Any,
             else expected
         got = plan_compression(make(), threshold, keep)
         if got != want:
-            raise Wrong(f"with {_shape(make())}, threshold={threshold}, keep_recent="
-                        f"{keep}: returned {got}; expected {want}")
+            raise Wrong(say(f"with {_shape(make())}, threshold={threshold}, "
+                            f"keep_recent={keep}: returned {got}; expected {want}",
+                            f"输入为 {_shape(make())}，threshold={threshold}，"
+                            f"keep_recent={keep}：返回了 {got}；应为 {want}"))
     return True
 
 
@@ -66,28 +70,42 @@ def _summary_trigger_cases(plan_compression: Any) -> Iterator[Case]:
     def tools() -> list[ChatMessage]:
         return dialog("tptp", 2)  # turns of 4, 2, 4, 2 messages
 
-    turns = "walk split_turns(messages) from the oldest turn"
-    yield ("below the threshold: 0 (don't compress yet)",
+    turns = say("walk split_turns(messages) from the oldest turn",
+                "从最早的一轮开始遍历 split_turns(messages)")
+    yield (say("below the threshold: 0 (don't compress yet)",
+               "低于阈值：返回 0（先不压缩）"),
            lambda: _agrees(plan_compression, lambda: plain()[:8], [(10, 4), (9, 2)], 0),
-           "return 0 while len(messages) < threshold")
-    yield ("exactly at the threshold, it compresses (10 messages, threshold 10)",
+           say("return 0 while len(messages) < threshold",
+               "len(messages) < threshold 时返回 0"))
+    yield (say("exactly at the threshold, it compresses (10 messages, threshold 10)",
+               "恰好到达阈值就压缩（10 条消息，阈值 10）"),
            lambda: _agrees(plan_compression, plain, [(10, 4)], 6),
-           "'>=': the agent adds a whole turn at once, so compress on reaching it")
-    yield ("at least keep_recent messages stay verbatim",
+           say("'>=': the agent adds a whole turn at once, so compress on reaching it",
+               "用 '>='：智能体一次加入一整轮，所以一到阈值就压缩"))
+    yield (say("at least keep_recent messages stay verbatim",
+               "至少保留 keep_recent 条消息原文"),
            lambda: _agrees(plan_compression, plain, [(4, k) for k in (2, 3, 5)])
            and _agrees(plan_compression, tools, [(4, k) for k in (2, 3, 5)]),
-           "stop before the cut would leave fewer than keep_recent messages")
-    yield ("the cut falls between turns: the kept part starts with a user message",
+           say("stop before the cut would leave fewer than keep_recent messages",
+               "如果再切会剩下不到 keep_recent 条消息，就停在这里"))
+    yield (say("the cut falls between turns: the kept part starts with a user message",
+               "切口落在两轮之间：保留的部分以用户消息开头"),
            lambda: _agrees(plan_compression, tools, [(4, k) for k in (2, 3, 4, 5, 6)]),
            turns)
-    yield ("keep_recent=3 in plain chat keeps 4 (half a turn is never kept)",
+    yield (say("keep_recent=3 in plain chat keeps 4 (half a turn is never kept)",
+               "纯聊天时 keep_recent=3 会保留 4 条（不会只留半轮）"),
            lambda: _agrees(plan_compression, plain, [(10, 3)], 6), turns)
-    yield ("turns of 4, 2, 4, 2 messages, keep_recent=2: compress 10",
+    yield (say("turns of 4, 2, 4, 2 messages, keep_recent=2: compress 10",
+               "各轮分别 4、2、4、2 条消息，keep_recent=2：压缩 10 条"),
            lambda: _agrees(plan_compression, tools, [(10, 2)], 10),
-           "take as many whole turns as you can, not just the oldest one")
-    yield ("one long turn (12 messages): nothing to compress, 0",
+           say("take as many whole turns as you can, not just the oldest one",
+               "能取几整轮就取几整轮，不只是最早的一轮"))
+    yield (say("one long turn (12 messages): nothing to compress, 0",
+               "只有很长的一轮（12 条消息）：没有可压缩的，返回 0"),
            lambda: _agrees(plan_compression, _one_long_turn, [(10, 4)], 0),
-           "the newest turn is never cut, even when it is long")
-    yield ("matches SummaryChatMemory on 40 cases (sizes 4–12, keep 2–5)",
+           say("the newest turn is never cut, even when it is long",
+               "最新一轮从不切开，哪怕它很长"))
+    yield (say("matches SummaryChatMemory on 40 cases (sizes 4–12, keep 2–5)",
+               "40 个用例都与 SummaryChatMemory 一致（阈值 4–12，保留 2–5）"),
            lambda: all(_agrees(plan_compression, lambda s=s: dialog(s, 3), PAIRS)
                        for s in ("ppppp", "tptp", "ttpptp", "pttp")), turns)

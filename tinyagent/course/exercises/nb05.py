@@ -19,6 +19,7 @@ from ...llm import ChatResponse, LlmError
 from ...memory.summarizer import PROMPT, fallback_summary, find_ids, keep_ids, render
 from ...messages import ChatMessage
 from ...tokens import count_tokens
+from ..language import say
 from . import Case, Wrong, exercise
 from ._dialogs import ORDERS
 
@@ -28,14 +29,30 @@ PREVIOUS = ("- User: Where is my order 88231?\n"
 OVERFLOW = [ChatMessage.user("I want a refund, this vacuum won't go back to its dock"),
             ChatMessage.assistant("I've applied for a refund for order 88231: refund "
                                   "number RF20260701001, amount ¥1999.")]
+# The same summary and messages in a Chinese report: the same ids, the same facts.
+PREVIOUS_ZH = ("- 用户：我的订单 88231 到哪了？\n"
+               "- 助手：订单 88231（比特严选 S10 Pro 扫地机器人）已签收；"
+               "运单号 SF1234567890。")
+OVERFLOW_ZH = [ChatMessage.user("我要退款，这台扫地机回不了充电座"),
+               ChatMessage.assistant("已为订单 88231 申请退款：退款编号 RF20260701001，"
+                                     "金额 ¥1999。")]
 IDS = ("88231", "SF1234567890", "RF20260701001")
+
+
+def previous() -> str:
+    return say(PREVIOUS, PREVIOUS_ZH)
+
+
+def overflow() -> list[ChatMessage]:
+    return list(say(OVERFLOW, OVERFLOW_ZH))
 
 
 class Recorder:
     """A fake model: records each request, answers with a fixed text."""
 
-    def __init__(self, reply: str = "- The customer wants a refund.") -> None:
-        self.reply, self.requests = reply, []
+    def __init__(self, reply: str | None = None) -> None:
+        self.reply = reply or say("- The customer wants a refund.", "- 顾客想退款。")
+        self.requests: list[tuple[list[ChatMessage], Any]] = []
 
     def chat(self, messages: list[ChatMessage], tools: Any = None) -> ChatResponse:
         self.requests.append((list(messages), tools))
@@ -46,14 +63,16 @@ class Broken:
     """A fake model whose every call fails, as a provider outage would."""
 
     def chat(self, messages: list[ChatMessage], tools: Any = None) -> ChatResponse:
-        raise LlmError("model call failed: HTTP 500 from the offline model")
+        raise LlmError(say("model call failed: HTTP 500 from the offline model",
+                           "模型调用失败：离线模型返回 HTTP 500"))
 
 
 def _request(merge_summary: Any, previous: str | None) -> tuple[list[ChatMessage], Any]:
     model = Recorder()
-    merge_summary(model, previous, list(OVERFLOW))
+    merge_summary(model, previous, overflow())
     if len(model.requests) != 1:
-        raise AssertionError(f"expected 1 model call, got {len(model.requests)}")
+        raise AssertionError(say(f"expected 1 model call, got {len(model.requests)}",
+                                 f"应调用模型 1 次，实际 {len(model.requests)} 次"))
     return model.requests[0]
 
 
@@ -66,19 +85,25 @@ def _offline(merge_summary: Any) -> bool:
     """Two dialogs, two orders: the old summary's ids and the new ones survive."""
     from ...llm import LlmClient
 
-    other_previous = ("- User: Can you track order 55107?\n- Assistant: order 55107 "
-                      "(BitMall BandPro Fitness Band) was delivered; tracking "
-                      "ZT3344556677.")
-    other = [ChatMessage.user("I'd like to return order 55107."),
-             ChatMessage.assistant("Done: refund number RF20260701002 for order "
-                                   "55107, amount ¥699.")]
-    for previous, overflow in ((PREVIOUS, OVERFLOW), (other_previous, other)):
-        got = merge_summary(LlmClient(offline=True), previous, list(overflow))
-        ids = find_ids(previous + render(overflow))
+    other_previous = say("- User: Can you track order 55107?\n- Assistant: order "
+                         "55107 (BitMall BandPro Fitness Band) was delivered; tracking "
+                         "ZT3344556677.",
+                         "- 用户：能查一下订单 55107 的物流吗？\n- 助手：订单 55107"
+                         "（比特严选 BandPro 运动手环）已签收；运单号 ZT3344556677。")
+    other = [ChatMessage.user(say("I'd like to return order 55107.",
+                                  "我想退掉订单 55107。")),
+             ChatMessage.assistant(say("Done: refund number RF20260701002 for order "
+                                       "55107, amount ¥699.", "已办好：订单 55107 的"
+                                       "退款编号 RF20260701002，金额 ¥699。"))]
+    for old, new in ((previous(), overflow()), (other_previous, other)):
+        got = merge_summary(LlmClient(offline=True), old, list(new))
+        ids = find_ids(old + render(new))
         missing = [i for i in ids if i not in got]
         if missing:
-            raise Wrong(f"merging {find_ids(previous)} with "
-                        f"{find_ids(render(overflow))}: your summary lost {missing}")
+            raise Wrong(say(f"merging {find_ids(old)} with {find_ids(render(new))}: "
+                            f"your summary lost {missing}",
+                            f"把 {find_ids(old)} 与 {find_ids(render(new))} 合并："
+                            f"你的摘要丢了 {missing}"))
     return True
 
 
@@ -100,9 +125,12 @@ def long_overflow(turns: int = 50) -> list[list[ChatMessage]]:
     chat = []
     for n in range(turns):
         order = ORDERS[n % 5]
-        chat += [ChatMessage.user(f"Where is my order {order}? (turn {n + 1})"),
-                 ChatMessage.assistant(f"Order {order} is in transit with SF Express; "
-                                       f"it should arrive in {1 + n % 3} days.")]
+        chat += [ChatMessage.user(say(f"Where is my order {order}? (turn {n + 1})",
+                                      f"我的订单 {order} 到哪了？（第 {n + 1} 轮）")),
+                 ChatMessage.assistant(say(
+                     f"Order {order} is in transit with SF Express; it should arrive "
+                     f"in {1 + n % 3} days.", f"订单 {order} 正由顺丰速运配送，预计 "
+                     f"{1 + n % 3} 天内送达。"))]
     return [chat[i:i + 4] for i in range(0, len(chat), 4)]
 
 
@@ -116,65 +144,93 @@ def _bounded(merge_summary: Any) -> bool:
         yours = merge_summary(llm, yours, list(batch))
         ours = reference_merge(llm, ours, list(batch))
         if count_tokens(yours) > 2 * count_tokens(ours) + 100:
-            raise Wrong(f"after {n} merges of 4 messages each, your summary holds "
-                        f"{count_tokens(yours):,} tokens; the package's merge holds "
-                        f"{count_tokens(ours):,}")
+            raise Wrong(say(f"after {n} merges of 4 messages each, your summary "
+                            f"holds {count_tokens(yours):,} tokens; the package's "
+                            f"merge holds {count_tokens(ours):,}",
+                            f"每次合并 4 条消息，合并 {n} 次后，你的摘要有 "
+                            f"{count_tokens(yours):,} 个 token；包里的合并只有 "
+                            f"{count_tokens(ours):,} 个"))
     return True
 
 
 def _returns_reply(merge_summary: Any) -> bool:
-    reply = "- Refund RF20260701001 for order 88231."
-    got = merge_summary(Recorder(reply), PREVIOUS, list(OVERFLOW))
+    reply = say("- Refund RF20260701001 for order 88231.",
+                "- 订单 88231 的退款 RF20260701001。")
+    got = merge_summary(Recorder(reply), previous(), overflow())
     if not got.startswith(reply):
-        raise Wrong(f"the model replied {reply!r}; you returned {got[:80]!r}")
+        raise Wrong(say(f"the model replied {reply!r}; you returned {got[:80]!r}",
+                        f"模型回复的是 {reply!r}；你返回的是 {got[:80]!r}"))
     # The entity guard may add one line with the ids the reply dropped: nothing more.
     extra = got[len(reply):].strip()
     if count_tokens(extra) > 20:
-        raise Wrong(f"the reply has {count_tokens(reply)} tokens; you returned "
-                    f"{count_tokens(got)}: {extra[:60]!r}…")
+        raise Wrong(say(f"the reply has {count_tokens(reply)} tokens; you returned "
+                        f"{count_tokens(got)}: {extra[:60]!r}…",
+                        f"回复只有 {count_tokens(reply)} 个 token；你返回了 "
+                        f"{count_tokens(got)} 个：{extra[:60]!r}…"))
     return True
 
 
 def _keeps_everything(summary: str) -> bool:
     """The previous summary's first fact and every id, old and new, are there."""
-    return PREVIOUS.splitlines()[0] in summary and all(i in summary for i in IDS)
+    return previous().splitlines()[0] in summary and all(i in summary for i in IDS)
 
 
 @exercise("05.merge_step")
 def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
-    form = ("send [ChatMessage.system(PROMPT), ChatMessage.user('Previous summary:\\n"
-            "…\\n\\nNew messages:\\n' + render(overflow))]")
-    yield ("one model call, no tools, the summarizer prompt as the system message",
+    form = ("ChatMessage.user('Previous summary:\\n…\\n\\nNew messages:\\n' + "
+            "render(overflow))]")
+    form = say(f"send [ChatMessage.system(PROMPT), {form}",
+               f"发送 [ChatMessage.system(PROMPT), {form}")
+    yield (say("one model call, no tools, the summarizer prompt as the system message",
+               "只调用模型一次，不带工具，摘要提示词作为 system 消息"),
            lambda: (lambda req: req[0][0] == ChatMessage.system(PROMPT)
-                    and not req[1])(_request(merge_summary, PREVIOUS)), form)
-    yield ("the request holds the previous summary after 'Previous summary:'",
-           lambda: "Previous summary:\n" + PREVIOUS in _text(merge_summary, PREVIOUS),
-           "the old summary goes back in: that is what makes it incremental")
-    yield ("the request holds the new messages, rendered, after 'New messages:'",
-           lambda: "New messages:\n" + render(OVERFLOW)
-           in _text(merge_summary, PREVIOUS),
-           "render(overflow) gives one '[role] text' line a message")
-    yield ("first merge (previous=None): '(none)', never the word None",
+                    and not req[1])(_request(merge_summary, previous())), form)
+    yield (say("the request holds the previous summary after 'Previous summary:'",
+               "请求里 'Previous summary:' 后面是之前的摘要"),
+           lambda: "Previous summary:\n" + previous()
+           in _text(merge_summary, previous()),
+           say("the old summary goes back in: that is what makes it incremental",
+               "旧摘要要放回请求里：这才叫增量"))
+    yield (say("the request holds the new messages, rendered, after 'New messages:'",
+               "请求里 'New messages:' 后面是渲染好的新消息"),
+           lambda: "New messages:\n" + render(overflow())
+           in _text(merge_summary, previous()),
+           say("render(overflow) gives one '[role] text' line a message",
+               "render(overflow) 把每条消息写成一行 '[role] text'"))
+    yield (say("first merge (previous=None): '(none)', never the word None",
+               "第一次合并 (previous=None)：写 '(none)'，不能出现 None 这个词"),
            lambda: "Previous summary:\n(none)" in _text(merge_summary, None)
            and "None" not in _text(merge_summary, None),
-           "previous or '(none)'")
-    yield ("it returns the model's summary",
+           say("previous or '(none)'", "用 previous or '(none)'"))
+    yield (say("it returns the model's summary", "返回模型写的摘要"),
            lambda: _returns_reply(merge_summary),
-           "return the reply's content (stripped), plus the ids it dropped")
-    yield ("a reply that drops the numbers gets them back (the entity guard)",
-           lambda: all(i in merge_summary(Recorder(), PREVIOUS, list(OVERFLOW))
+           say("return the reply's content (stripped), plus the ids it dropped",
+               "返回回复的内容（去掉首尾空白），再补上它漏掉的编号"))
+    yield (say("a reply that drops the numbers gets them back (the entity guard)",
+               "回复漏掉的编号会被补回来（实体守卫）"),
+           lambda: all(i in merge_summary(Recorder(), previous(), overflow())
                        for i in IDS),
-           "keep_ids(summary, find_ids(request text)) appends the missing ones")
-    yield ("a failing model does not raise: the previous facts and new ids are kept",
-           lambda: _keeps_everything(merge_summary(Broken(), PREVIOUS, list(OVERFLOW))),
-           "catch the error and use fallback_summary(previous, overflow)")
-    yield ("an empty reply counts as a failure, not as an empty summary",
-           lambda: PREVIOUS.splitlines()[0] in merge_summary(
-               Recorder("  "), PREVIOUS, list(OVERFLOW)),
-           "if not text.strip(): fall back")
-    yield ("with the offline model, two orders: every order, tracking and refund "
-           "number survives", lambda: _offline(merge_summary),
-           "the offline summarizer reads 'Previous summary:' and 'New messages:'")
-    yield ("after 25 merges the summary is still small (it replaces, not appends)",
+           say("keep_ids(summary, find_ids(request text)) appends the missing ones",
+               "keep_ids(summary, find_ids(请求文本)) 会把缺的编号追加上"))
+    yield (say("a failing model does not raise: the previous facts and new ids are "
+               "kept", "模型调用失败也不抛异常：之前的事实和新编号都保留"),
+           lambda: _keeps_everything(merge_summary(Broken(), previous(), overflow())),
+           say("catch the error and use fallback_summary(previous, overflow)",
+               "捕获异常，改用 fallback_summary(previous, overflow)"))
+    yield (say("an empty reply counts as a failure, not as an empty summary",
+               "空回复算失败，不算空摘要"),
+           lambda: previous().splitlines()[0] in merge_summary(
+               Recorder("  "), previous(), overflow()),
+           say("if not text.strip(): fall back",
+               "if not text.strip(): 改用兜底摘要"))
+    yield (say("with the offline model, two orders: every order, tracking and refund "
+               "number survives",
+               "用离线模型跑两个订单：订单号、运单号、退款编号一个不少"),
+           lambda: _offline(merge_summary),
+           say("the offline summarizer reads 'Previous summary:' and 'New messages:'",
+               "离线摘要器认得 'Previous summary:' 和 'New messages:'"))
+    yield (say("after 25 merges the summary is still small (it replaces, not "
+               "appends)", "合并 25 次后摘要依然很小（是替换，不是追加）"),
            lambda: _bounded(merge_summary),
-           "return the model's new summary alone; it already merges the old one")
+           say("return the model's new summary alone; it already merges the old one",
+               "只返回模型给的新摘要：它已经合并了旧摘要"))

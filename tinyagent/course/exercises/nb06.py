@@ -28,6 +28,7 @@ from ...memory import HybridChatMemory
 from ..catalogue import make_strategies
 from ..compare import run_strategy
 from ..evaluation import Score, planted_dialog, score
+from ..language import say
 from . import Case, Wrong, exercise
 
 PEAK_TARGET = 1_100  # peak prompt tokens of any call
@@ -45,7 +46,8 @@ def _play(llm: LlmClient, make: Any, turns: int, seed: int) -> Score:
 
 def _is_hybrid(memory: Any) -> bool:
     if not isinstance(memory, HybridChatMemory):  # don't play 50 turns for it
-        raise Wrong(f"got {type(memory).__name__}, not HybridChatMemory")
+        raise Wrong(say(f"got {type(memory).__name__}, not HybridChatMemory",
+                        f"得到的是 {type(memory).__name__}，不是 HybridChatMemory"))
     return True
 
 
@@ -54,8 +56,11 @@ def _recalls(memory: Any, llm: LlmClient, seed: int) -> bool:
     got = _play(llm, lambda: memory, 50, seed)
     if not all(got.recalled):
         facts = planted_dialog(50, seed).facts
-        raise Wrong(f"on the 50-turn dialog with seed {seed} (order {facts['order']}, "
-                    f"tracking {facts['tracking']}): recalled {sum(got.recalled)}/3")
+        order, tracking = facts["order"], facts["tracking"]
+        raise Wrong(say(f"on the 50-turn dialog with seed {seed} (order {order}, "
+                        f"tracking {tracking}): recalled {sum(got.recalled)}/3",
+                        f"在 seed {seed} 的 50 轮对话上（订单 {order}，运单号 "
+                        f"{tracking}）：只记住了 {sum(got.recalled)}/3 条"))
     return True
 
 
@@ -73,37 +78,54 @@ def _tune_hybrid_cases(make_hybrid: Any) -> Iterator[Case]:
 
     def at_most(value: int, target: int, what: str) -> bool:
         if value > target:
-            raise Wrong(f"on the 50-turn dialog (seed 0): {what} {value:,}; expected "
-                        f"at most {target:,}")
+            raise Wrong(say(f"on the 50-turn dialog (seed 0): {what} {value:,}; "
+                            f"expected at most {target:,}",
+                            f"在 50 轮对话上 (seed 0)：{what} {value:,}；"
+                            f"应不超过 {target:,}"))
         return True
 
     def at_least_all(recalled: tuple[bool, ...]) -> bool:
         if not all(recalled):
-            raise Wrong(f"on the 50-turn dialog (seed 0): recalled {sum(recalled)}/"
-                        f"{len(recalled)} planted facts")
+            raise Wrong(say(f"on the 50-turn dialog (seed 0): recalled "
+                            f"{sum(recalled)}/{len(recalled)} planted facts",
+                            f"在 50 轮对话上 (seed 0)：埋下的事实只记住了 "
+                            f"{sum(recalled)}/{len(recalled)} 条"))
         return True
 
-    yield ("it returns a HybridChatMemory",
+    yield (say("it returns a HybridChatMemory", "返回一个 HybridChatMemory"),
            lambda: _is_hybrid(make_hybrid(llm)),
-           "return HybridChatMemory(llm, recent_size=..., summary_threshold=...)")
-    yield ("every planted fact is recalled (50 turns, seed 0)",
+           say("return HybridChatMemory(llm, recent_size=..., summary_threshold=...)",
+               "返回 HybridChatMemory(llm, recent_size=..., summary_threshold=...)"))
+    yield (say("every planted fact is recalled (50 turns, seed 0)",
+               "埋下的事实全部记住（50 轮，seed 0）"),
            lambda: at_least_all(scored().recalled),
-           "the summary must keep the ids: don't replace the summarizer")
-    yield (f"peak prompt tokens <= {PEAK_TARGET:,}",
-           lambda: at_most(scored().peak_prompt_tokens, PEAK_TARGET, "peak prompt"),
-           "6/10 peaks at 1,129: a smaller recent_size keeps fewer messages verbatim")
-    yield (f"tokens sent over the dialog <= {TOTAL_TARGET:,}",
-           lambda: at_most(scored().total_tokens, TOTAL_TARGET, "tokens sent"),
-           "6/10 sends 98,325: fewer messages verbatim means a smaller prompt "
-           "on every call")
-    yield (f"summarizer calls <= {CALLS_TARGET}",
+           say("the summary must keep the ids: don't replace the summarizer",
+               "摘要必须留住编号：不要换掉摘要器"))
+    yield (say(f"peak prompt tokens <= {PEAK_TARGET:,}",
+               f"提示词 token 峰值 <= {PEAK_TARGET:,}"),
+           lambda: at_most(scored().peak_prompt_tokens, PEAK_TARGET,
+                           say("peak prompt", "提示词峰值")),
+           say("6/10 peaks at 1,129: a smaller recent_size keeps fewer messages "
+               "verbatim", "6/10 的峰值是 1,129：recent_size 越小，原样保留的消息越少"))
+    yield (say(f"tokens sent over the dialog <= {TOTAL_TARGET:,}",
+               f"整段对话发送的 token <= {TOTAL_TARGET:,}"),
+           lambda: at_most(scored().total_tokens, TOTAL_TARGET,
+                           say("tokens sent", "发送的 token")),
+           say("6/10 sends 98,325: fewer messages verbatim means a smaller prompt "
+               "on every call", "6/10 共发送 98,325：原样保留的消息越少，"
+               "每次调用的提示词就越小"))
+    yield (say(f"summarizer calls <= {CALLS_TARGET}",
+               f"摘要器调用 <= {CALLS_TARGET} 次"),
            lambda: at_most(scored().summarizer_calls, CALLS_TARGET,
-                           "summarizer calls"),
-           "leave a gap between recent_size and summary_threshold, or the "
-           "summarizer runs every turn")
-    yield (f"every fact is recalled on another dialog too (seed {OTHER_SEED})",
+                           say("summarizer calls", "摘要器调用次数")),
+           say("leave a gap between recent_size and summary_threshold, or the "
+               "summarizer runs every turn", "recent_size 和 summary_threshold "
+               "之间要留出间隔，否则每轮都要调用摘要器"))
+    yield (say(f"every fact is recalled on another dialog too (seed {OTHER_SEED})",
+               f"换一段对话也全部记住 (seed {OTHER_SEED})"),
            lambda: _recalls(make_hybrid(llm), llm, OTHER_SEED),
-           "other orders, other numbers: remember what the dialog says, not seed 0")
+           say("other orders, other numbers: remember what the dialog says, not "
+               "seed 0", "订单不同、编号也不同：要记住对话里说的，而不是 seed 0 的"))
 
 
 @cache  # deterministic offline, and the slowest part: measured once a session
@@ -123,21 +145,30 @@ def _decides(choose_memory: Any, turns: int, seed: int) -> bool:
     llm = LlmClient(offline=True)
     got = _play(llm, lambda: choose_memory(llm, turns), turns, seed)
     name, best = cheapest(turns, seed)
-    where = f"with {turns} turns (facts about {turns - 2} turns old)"
+    where = say(f"with {turns} turns (facts about {turns - 2} turns old)",
+                f"{turns} 轮对话（事实约在 {turns - 2} 轮之前）")
     if not all(got.recalled):
-        raise Wrong(f"{where}: your memory recalled {sum(got.recalled)}/3 facts; "
-                    f"expected 3/3 ({name} does, for {best.total_tokens:,} tokens)")
+        raise Wrong(say(f"{where}: your memory recalled {sum(got.recalled)}/3 facts; "
+                        f"expected 3/3 ({name} does, for {best.total_tokens:,} "
+                        "tokens)", f"{where}：你的记忆只记住了 {sum(got.recalled)}/3 "
+                        f"条事实；应为 3/3（{name} 做得到，只花 "
+                        f"{best.total_tokens:,} 个 token）"))
     if got.total_tokens > best.total_tokens * TOLERANCE:
-        raise Wrong(f"{where}: your memory sent {got.total_tokens:,} tokens; "
-                    f"{name} recalls 3/3 for {best.total_tokens:,}")
+        raise Wrong(say(f"{where}: your memory sent {got.total_tokens:,} tokens; "
+                        f"{name} recalls 3/3 for {best.total_tokens:,}",
+                        f"{where}：你的记忆发送了 {got.total_tokens:,} 个 token；"
+                        f"{name} 只要 {best.total_tokens:,} 就能记住 3/3"))
     return True
 
 
 @exercise("06.cheapest_recall")
 def _cheapest_recall_cases(choose_memory: Any) -> Iterator[Case]:
-    hints = {6: "a short chat: is any compression worth its summarizer calls?",
-             30: "a long chat: the full buffer resends every old turn on every call"}
+    hints = {6: say("a short chat: is any compression worth its summarizer calls?",
+                    "短对话：压缩省下的，抵得过摘要器调用的花费吗？"),
+             30: say("a long chat: the full buffer resends every old turn on every "
+                     "call", "长对话：完整缓冲每次调用都要重发所有旧轮次")}
     for turns, seed in LENGTHS:
-        yield (f"{turns} turns: every fact recalled, for the fewest tokens",
+        yield (say(f"{turns} turns: every fact recalled, for the fewest tokens",
+                   f"{turns} 轮：记住全部事实，且 token 最少"),
                lambda turns=turns, seed=seed: _decides(choose_memory, turns, seed),
                hints[turns])

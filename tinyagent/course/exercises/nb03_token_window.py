@@ -1,0 +1,126 @@
+"""Checkers for notebook 03 (sliding window): a window counted in tokens.
+
+`03.token_window` takes a function `token_window(messages, max_tokens)` that returns
+the newest whole turns that fit in a token budget, as `TokenWindowChatMemory` holds
+them; its budgets land exactly on the boundaries (a turn that fits to the token, and
+one token less), on dialogs drawn from seeds. Like the rounds window (nb03.py), it
+must never start the history with a tool result whose call is gone.
+Left out: summaries (notebooks 04 and 05).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import accumulate
+from typing import Any
+
+from ...memory.base import split_turns
+from ...memory.token_window import TokenWindowChatMemory
+from ...messages import ChatMessage
+from ..language import say
+from . import Case, Wrong, exercise, expect
+from ._dialogs import dialog, roles, size, tokens
+from .nb03 import well_formed
+
+__all__ = ["boundaries", "reference_token_window"]
+
+
+def reference_token_window(messages: list[ChatMessage],
+                           max_tokens: int) -> list[ChatMessage]:
+    """What the package's TokenWindowChatMemory(max_tokens) holds afterwards:
+    the learner's function must agree with the real thing."""
+    memory = TokenWindowChatMemory(max_tokens)
+    for message in messages:
+        memory.add(message)
+    return memory.messages()
+
+
+def boundaries(messages: list[ChatMessage]) -> list[int]:
+    """The cost of the newest 1, 2, 3… turns: budgets that fit them to the token."""
+    return list(accumulate(tokens(t) for t in reversed(split_turns(messages))))
+
+
+def _windows(token_window: Any, sizes: str, seed: int, budgets: Any) -> bool:
+    """The learner's window agrees with the reference at each budget."""
+    for budget in budgets(dialog(sizes, seed)):
+        got = token_window(dialog(sizes, seed), budget)  # fresh input every call
+        expected = reference_token_window(dialog(sizes, seed), budget)
+        if got != expected:
+            shape = roles(dialog(sizes, seed))
+            raise Wrong(say(f"with max_tokens={budget} on a {len(sizes)}-turn dialog "
+                            f"{shape}: kept {size(got)}; expected {size(expected)}",
+                            f"max_tokens={budget}，{len(sizes)} 轮对话 {shape}：保留了 "
+                            f"{size(got)}；应为 {size(expected)}"))
+    return True
+
+
+def _fits(token_window: Any, sizes: str, seed: int) -> bool:
+    messages = dialog(sizes, seed)
+    for budget in range(boundaries(messages)[0], tokens(messages) + 1, 7):
+        got = token_window(dialog(sizes, seed), budget)
+        if tokens(got) > budget:
+            raise Wrong(say(f"with max_tokens={budget}: kept {size(got)}, over budget",
+                            f"max_tokens={budget}：保留了 {size(got)}，超出预算"))
+        newest = dialog(sizes, seed)[len(messages) - len(got):]
+        if not well_formed(got) or newest != got:
+            raise Wrong(say(f"with max_tokens={budget}: kept {roles(got)}, not the "
+                            "newest whole turns", f"max_tokens={budget}：保留了 "
+                            f"{roles(got)}，不是最新的完整几轮"))
+    return True
+
+
+def _unchanged(token_window: Any) -> bool:
+    messages = dialog("tptp", 11)
+    token_window(messages, boundaries(messages)[1])
+    return expect(roles(messages), roles(dialog("tptp", 11)),
+                  say("your argument afterwards", "调用之后，你的参数"), str)
+
+
+@exercise("03.token_window")
+def _token_window_cases(token_window: Any) -> Iterator[Case]:
+    def exactly(messages: list[ChatMessage]) -> list[int]:
+        return boundaries(messages)
+
+    def one_less(messages: list[ChatMessage]) -> list[int]:
+        return [b - 1 for b in boundaries(messages)[1:]]
+
+    yield (say("a budget that fits everything returns every message",
+               "预算装得下全部时，返回所有消息"),
+           lambda: _windows(token_window, "tptpt", 1,
+                            lambda m: [tokens(m) + 500, tokens(m)]),
+           say("nothing to drop when the total fits (the total itself fits: '<=')",
+               "总量装得下就什么都不丢（恰好等于总量也装得下：'<='）"))
+    yield (say("the result fits in max_tokens, newest whole turns (budgets every 7 "
+               "tokens)", "结果不超过 max_tokens，是最新的完整几轮（预算每隔 7 个 "
+               "token 试一次）"),
+           lambda: _fits(token_window, "tptpt", 2) and _fits(token_window, "ttpp", 3),
+           say("walk split_turns(messages) from the newest, adding up "
+               "count_message_tokens(m)", "从最新一轮往回遍历 split_turns(messages)，"
+               "累加 count_message_tokens(m)"))
+    yield (say("a budget that fits the newest turns to the token keeps them all",
+               "预算恰好等于最新几轮的 token 数时，这几轮全部保留"),
+           lambda: _windows(token_window, "tptpt", 4, exactly)
+           and _windows(token_window, "pttptp", 5, exactly),
+           say("a turn fits when used + its tokens <= max_tokens ('<=', not '<')",
+               "used 加上这一轮的 token <= max_tokens 就放得下（是 '<='，不是 '<'）"))
+    yield (say("one token less drops the oldest of those turns",
+               "少一个 token，就丢掉这几轮里最早的一轮"),
+           lambda: _windows(token_window, "tptpt", 6, one_less)
+           and _windows(token_window, "pttptp", 7, one_less),
+           say("stop at the first turn (going back in time) that does not fit",
+               "往回数，遇到第一个放不下的轮次就停"))
+    yield (say("a newest turn bigger than the budget is kept alone, whole",
+               "最新一轮超出预算时，单独完整保留"),
+           lambda: _windows(token_window, "pt", 8, lambda m: [10, 1])
+           and _windows(token_window, "t", 9, lambda m: [5]),
+           say("the newest turn is always kept, as TokenWindowChatMemory does",
+               "最新一轮总是保留，和 TokenWindowChatMemory 一样"))
+    yield (say("an empty list gives an empty list", "空列表得到空列表"),
+           lambda: expect(token_window([], 100), [],
+                          say("with [] and max_tokens=100",
+                              "输入为 [] 和 max_tokens=100"), roles),
+           say("no turns, nothing to keep", "没有轮次，没什么可保留"))
+    yield (say("the list passed in is left unchanged", "传入的列表保持不变"),
+           lambda: _unchanged(token_window),
+           say("build a new list; don't pop from the input",
+               "新建一个列表，不要从输入里 pop"))

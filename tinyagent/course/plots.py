@@ -1,0 +1,96 @@
+"""The pictures of notebook 06: tokens per turn, cumulative cost, recall against cost.
+
+Introduced in notebook 06 (imported there from evaluation.py). matplotlib is
+imported only inside the functions, so `import tinyagent` stays light. The titles
+and axis labels follow the notebook's language, but Chinese only when the machine
+has a font that draws it (`use_chinese_font`): without one, matplotlib would draw
+empty boxes, so the labels stay English. Strategy names ("hybrid 4/8") are the same
+in both. Left out: interactive plots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from itertools import accumulate
+from typing import TYPE_CHECKING, Any
+
+from .language import get_lang, use_chinese_font
+
+if TYPE_CHECKING:
+    from .comparison import Comparison
+    from .evaluation import Evaluation
+
+MARKERS = "osD^vP*X"  # one per strategy, in order, so overlapping lines stay visible
+
+
+@cache
+def cjk_font() -> str | None:
+    """The font matplotlib now draws Chinese with, or None when there is none; looked
+    for once (language.use_chinese_font puts it first in matplotlib's list)."""
+    return use_chinese_font()
+
+
+def _put(setter: Callable[..., Any], en: str, zh: str) -> None:
+    """Call a matplotlib text setter with the English or, if it can be drawn, the
+    Chinese text."""
+    setter(zh if get_lang() == "zh" and cjk_font() is not None else en)
+
+
+def plot_tokens(comparison: Comparison, cumulative: bool = False, ax: Any = None
+                ) -> Any:
+    """Prompt tokens of each turn's first call, one line per strategy; or, with
+    `cumulative`, the running total of every token sent (summarizer included)."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.subplots(figsize=(8, 4))[1]
+    for i, run in enumerate(comparison.runs):
+        values = (list(accumulate(t.cost_tokens for t in run.turns)) if cumulative
+                  else [t.context_tokens for t in run.turns])
+        ax.plot(range(1, len(values) + 1), values, marker=MARKERS[i % len(MARKERS)],
+                markersize=4, markevery=max(1, len(values) // 12), label=run.name)
+    _put(ax.set_xlabel, "turn", "轮次")
+    if cumulative:
+        _put(ax.set_title, "Cumulative cost: prompts + summarizer",
+             "累计成本：提示词 + 摘要器")
+        _put(ax.set_ylabel, "tokens sent so far", "累计发送的 token")
+    else:
+        _put(ax.set_title, "What each turn sends the model (first call)",
+             "每轮发给模型的内容（第一次调用）")
+        _put(ax.set_ylabel, "prompt tokens", "提示词 token")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_recall_cost(evaluation: Evaluation, axes: Any = None) -> Any:
+    """Recall against tokens sent (left) and against peak prompt (right), a marker
+    and colour per strategy as in `plot_tokens`. The dashed line is the frontier: no
+    strategy to its left recalls more for less."""
+    import matplotlib.pyplot as plt
+
+    axes = axes if axes is not None else plt.subplots(1, 2, figsize=(11, 4),
+                                                      sharey=True)[1]
+    for ax, cost, en, zh in [
+            (axes[0], "total_tokens", "tokens sent over the dialog",
+             "整段对话发送的 token"),
+            (axes[1], "peak_prompt_tokens", "peak prompt tokens", "提示词峰值 token")]:
+        points = sorted((getattr(s, cost), 100 * s.recall) for s in evaluation.scores)
+        frontier = [p for i, p in enumerate(points)
+                    if all(p[1] > q[1] for q in points[:i])]
+        ax.plot(*zip(*frontier, strict=True), "--", color="grey", zorder=0)
+        for i, s in enumerate(evaluation.scores):
+            ax.scatter(getattr(s, cost), 100 * s.recall, s=70, label=s.strategy,
+                       marker=MARKERS[i % len(MARKERS)], color=f"C{i}", alpha=0.8)
+        _put(ax.set_xlabel, en, zh)
+        ax.set(ylim=(-8, 112))
+        ax.xaxis.set_major_formatter(lambda x, _: f"{x / 1000:g}k")  # 60k, 1.5k
+    _put(axes[0].set_ylabel, "recall of planted facts (%)", "埋入事实的召回率（%）")
+    axes[1].legend(fontsize="small", loc="center right")
+    turns = len(evaluation.dialog.turns)
+    _put(axes[0].figure.suptitle,
+         f"Recall against cost, {turns} turns (up and to the left is better)",
+         f"召回与成本，{turns} 轮（越靠左上越好）")
+    return axes
+
+
+__all__ = ["cjk_font", "plot_recall_cost", "plot_tokens"]
