@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyagent.memory.budget import IDS_LINE, fit
+from tinyagent.memory.budget import IDS_LINE, IDS_LINE_ZH, fit
 from tinyagent.memory.summarizer import find_ids
 from tinyagent.tokens import count_tokens
 
@@ -67,3 +67,15 @@ def test_a_line_of_items_loses_its_oldest_item_first():
 def test_never_over_budget(lines, budget):
     """Whatever the text, the fitted summary is within the budget."""
     assert count_tokens(fit("\n".join(lines), budget, find_ids).text) <= budget
+
+
+def test_a_chinese_ids_line_is_read_and_rebuilt_in_chinese():
+    """With ids_line=IDS_LINE_ZH, the ids of an existing Chinese ids line and of an
+    evicted line end up on one "- 保留编号：" line, oldest first."""
+    summary = ("- 订单 88231：S10 Pro，已签收，顺丰速运 SF1234567890\n"
+               "- 退款 RF20260701001：订单 88231，¥1999，待检测\n"
+               f"{IDS_LINE_ZH}55107")
+    fitted = fit(summary, count_tokens(summary) - 5, find_ids, IDS_LINE_ZH)
+    assert fitted.evicted == [summary.splitlines()[0]]
+    assert fitted.text.splitlines()[-1] == f"{IDS_LINE_ZH}SF1234567890, 55107"
+    assert IDS_LINE not in fitted.text

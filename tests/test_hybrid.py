@@ -1,5 +1,6 @@
 """Rules of HybridChatMemory (notebook 05): a verbatim window + incremental summary."""
 
+import pytest
 from fakes import FakeLlm, chat
 
 from tinyagent.llm import LlmClient
@@ -97,3 +98,10 @@ def test_the_token_trigger_and_the_budget_are_the_hybrids_too():
     for message in long:
         memory.add(message)
     assert memory.compression_count == 1 and memory.summarizer.max_tokens == 100
+
+
+def test_a_chinese_hybrid_explains_a_bad_size_in_chinese():
+    """lang="zh": the summary_threshold <= recent_size error names both, in Chinese."""
+    with pytest.raises(ValueError, match=r"^summary_threshold 必须大于 recent_size"
+                       r"（当前 summary_threshold=6, recent_size=6）"):
+        HybridChatMemory(FakeLlm(), 6, 6, lang="zh")

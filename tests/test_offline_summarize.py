@@ -294,3 +294,11 @@ def test_a_chinese_json_summary_hints_in_chinese():
                    instructions=INSTRUCTIONS + " Return JSON.")
     hints = json.loads(text)["retrieval_hints"]
     assert {"订单 88231", "运单 SF1234567890", "退款 RF20260701001"} <= set(hints)
+
+
+def test_a_chinese_refund_time_answer_becomes_a_policy_line():
+    """The Chinese answer to "how long until the refund arrives" is kept as the
+    refund-time policy, as the English one is."""
+    text = summary("[user] 退款多久到账？\n[assistant] 根据我们的规定：退款审核通过后，"
+                   "1–3 个工作日内原路退回。")
+    assert "1–3 个工作日" in text and "规定" in text

@@ -8,6 +8,9 @@ from fakes import FakeLlm
 from tinyagent.llm import ChatResponse, LlmClient, LlmError, Usage
 from tinyagent.memory.summarizer import (
     IDS_LINE,
+    IDS_LINE_ZH,
+    PROMPT,
+    PROMPT_ZH,
     SUMMARY_FOOTER,
     SUMMARY_HEADER,
     Summarizer,
@@ -195,3 +198,85 @@ def test_offline_failures_fall_back(failure):
     summary = summarizer.summarize(None, SPAN)
     assert summarizer.fallbacks == 1 and set(IDS) <= set(find_ids(summary))
     assert '- user asked: "I want a refund"' in summary
+
+
+SPAN_ZH = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
+           ChatMessage.assistant("您的订单 88231 已签收，运单号 SF1234567890。"),
+           ChatMessage.user("那我要退款呢"),
+           ChatMessage.assistant("已提交退款：退款编号 RF20260701001，金额 ¥1999。")]
+
+
+def test_lang_zh_sends_the_chinese_prompt_and_markers():
+    """lang="zh": the Chinese prompt, then "之前的摘要：" ("无" before the first
+    summary) and "新消息：" around the same transcript."""
+    llm = FakeLlm()
+    Summarizer(llm, lang="zh").summarize(None, SPAN_ZH[:1])
+    (system, user), _ = llm.requests[0]
+    assert system.content == PROMPT_ZH
+    assert user.content == ("之前的摘要：\n无\n\n新消息：\n"
+                            "[user] 帮我查一下订单 88231 的物流到哪了")
+
+
+def test_by_default_the_request_is_english_whatever_the_dialog():
+    """The default lang is "en": a Chinese dialog still gets the English prompt, so
+    every figure measured before the Chinese edition stays as it was."""
+    llm = FakeLlm()
+    Summarizer(llm).summarize(None, SPAN_ZH)
+    (system, user), _ = llm.requests[0]
+    assert system.content == PROMPT and user.content.startswith("Previous summary:")
+
+
+@pytest.mark.parametrize(("span", "prompt"), [(SPAN_ZH, PROMPT_ZH), (SPAN, PROMPT)])
+def test_lang_auto_follows_the_customers_words(span, prompt):
+    """lang="auto": the prompt is in the language the customer writes."""
+    llm = FakeLlm()
+    Summarizer(llm, lang="auto").summarize(None, span)
+    assert llm.requests[0][0][0].content == prompt
+
+
+def test_the_offline_model_summarizes_from_the_chinese_prompt():
+    """The offline model reads the Chinese request: a Chinese ledger, no fallback,
+    every id kept."""
+    summarizer = Summarizer(LlmClient(offline=True), lang="zh")
+    summary = summarizer.summarize(None, SPAN_ZH)
+    assert summarizer.fallbacks == 0 and "退款 RF20260701001" in summary
+    assert set(IDS) <= set(find_ids(summary)) and "Previous" not in summary
+
+
+def test_a_chinese_fallback_is_labelled_in_chinese():
+    """With lang="zh" the rule-based merge quotes "用户问：" and labels "助手："."""
+    summary = Summarizer(FakeLlm(LlmError("down")), lang="zh").summarize(None, SPAN_ZH)
+    assert summary.startswith('- 用户问："帮我查一下订单 88231 的物流到哪了"\n- 助手：')
+    assert "user asked" not in summary and "assistant" not in summary
+
+
+def test_an_unknown_lang_is_refused_by_name():
+    """lang must be "en", "zh" or "auto"; the error names the value."""
+    with pytest.raises(ValueError, match="'fr'"):
+        Summarizer(FakeLlm(), lang="fr")
+
+
+def test_a_chinese_summary_keeps_its_ids_on_a_chinese_line():
+    """lang="zh": the ids the model dropped go on a "- 保留编号：" line."""
+    summary = Summarizer(FakeLlm("- 顾客要退款"), lang="zh").summarize(None, SPAN_ZH)
+    assert summary == f"- 顾客要退款\n{IDS_LINE_ZH}88231, SF1234567890, RF20260701001"
+
+
+def test_the_offline_model_does_not_read_the_ids_line_as_a_fact():
+    """A previous Chinese summary's ids line comes back as the ids line, not as a
+    new order line made of its ids."""
+    previous = f"- 退款 RF20260701001：订单 88231，¥1999，待检测\n{IDS_LINE_ZH}55107"
+    summary = Summarizer(LlmClient(offline=True), lang="zh").summarize(
+        previous, SPAN_ZH[2:])
+    assert summary.splitlines()[-1] == f"{IDS_LINE_ZH}55107"
+    assert summary.count("55107") == 1
+
+
+@pytest.mark.parametrize(("lang", "nothing"), [("en", "- (nothing to keep)"),
+                                               ("zh", "- 无")])
+def test_a_summary_with_nothing_to_keep_says_so_in_its_language(lang, nothing):
+    """Never an empty summary: a reply whose every line is dropped becomes a
+    "nothing to keep" line, in the summarizer's language."""
+    reply = "- refund RF20269999999 approved"  # an invented id: the line goes
+    assert Summarizer(FakeLlm(reply), lang=lang).summarize(
+        None, [ChatMessage.user("你好")]) == nothing

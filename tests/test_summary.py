@@ -5,7 +5,7 @@ from fakes import FakeLlm, chat, fed
 
 from tinyagent.llm import LlmClient, LlmError
 from tinyagent.memory import SUMMARY_FOOTER, SUMMARY_HEADER, SummaryChatMemory
-from tinyagent.memory.summarizer import render
+from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH, render
 from tinyagent.messages import ChatMessage, Role, ToolCall
 from tinyagent.tokens import count_message_tokens
 
@@ -231,3 +231,28 @@ def test_the_chinese_six_turn_demo_summary_is_a_fraction_too():
         ratios, _ = play(memory, SIX_TURNS["zh"])
         assert ratios and max(ratios) <= 0.40
         assert "订单 88231：" in memory.summary and "Order" not in memory.summary
+
+
+@pytest.mark.parametrize(("lang", "header"), [("zh", SUMMARY_HEADER_ZH),
+                                              ("en", SUMMARY_HEADER)])
+def test_the_fence_is_in_the_memorys_language(lang, header):
+    """SummaryChatMemory(lang=...) fences the summary in that language, whatever
+    the summary says."""
+    memory = fed(SummaryChatMemory(FakeLlm(), 4, 2, lang=lang), chat(2))
+    assert memory.messages()[0].content.startswith(header + "\n- summary 1\n")
+
+
+@pytest.mark.parametrize(("reply", "header"), [("- 问了两个问题", SUMMARY_HEADER_ZH),
+                                               ("- two questions", SUMMARY_HEADER)])
+def test_with_lang_auto_the_fence_follows_the_summarys_words(reply, header):
+    """lang="auto": a Chinese summary gets the Chinese fence, an English one the
+    English fence."""
+    memory = fed(SummaryChatMemory(FakeLlm(reply), 4, 2, lang="auto"), chat(2))
+    assert memory.messages()[0].content.startswith(header + "\n")
+
+
+def test_a_chinese_memory_explains_a_bad_size_in_chinese():
+    """lang="zh": the keep_recent >= threshold error names the values, in Chinese."""
+    with pytest.raises(ValueError, match=r"^keep_recent 必须小于 threshold（当前 "
+                       r"keep_recent=8, threshold=8）"):
+        SummaryChatMemory(FakeLlm(), threshold=8, keep_recent=8, lang="zh")

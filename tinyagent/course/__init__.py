@@ -8,7 +8,8 @@ pictures), longrun.py, ratios.py, language_cost.py and bench.py measure recall a
 cost; draw.py pictures a request; playground.py is notebook 07's widget; cli.py,
 compare_cli.py, sessions_cli.py and terminal.py are the `tinyagent` command;
 exercises/ holds the notebooks' checkers; language.py is the course's language
-(`set_lang("zh")` in the Chinese notebooks). Showing a memory is the memory's own job (memory/display.py).
+(`set_lang("zh")` in the Chinese notebooks). Showing a memory is the memory's own
+job (memory/display.py).
 """
 
 from .language import say, set_lang

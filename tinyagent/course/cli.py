@@ -72,8 +72,8 @@ def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
         print()
     print(hybrid)
     # notebook 05's sizes: this part replays that notebook's six turns
-    memory = HybridChatMemory(llm, recent_size=6, summary_threshold=10)
-    memory.fence_lang = lang  # a Chinese dialog: the summary's fence in Chinese too
+    # A Chinese dialog: the summarizer's prompt and the summary's fence in Chinese too
+    memory = HybridChatMemory(llm, recent_size=6, summary_threshold=10, lang=lang)
     agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, labels=lang)
     compressions = 0
     for text in turns:

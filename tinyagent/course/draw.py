@@ -132,17 +132,19 @@ class MessagesDrawing:
 
     def _repr_html_(self) -> str:
         cell = "padding:2px 8px;font-family:monospace;font-size:12px;"
+        # A narrow column would break a Chinese mark between its characters (已丢/弃)
+        short = cell + "white-space:nowrap;" * (self.lang == "zh")
         rows = "".join(
             f'<tr style="{STATUS[r.status][1]}"><td style="{cell}">{n}</td>'
-            f'<td style="{cell}">{self.mark(r.status)}</td>'
-            f'<td style="{cell}">{label(r.role, self.lang)}</td>'
+            f'<td style="{short}">{self.mark(r.status)}</td>'
+            f'<td style="{short}">{label(r.role, self.lang)}</td>'
             f'<td style="{cell}text-align:right">{r.tokens}</td>'
             f'<td style="{cell}max-width:560px">{html.escape(r.text)}</td></tr>'
             for n, r in enumerate(self.rows, 1))
         head = f"<b>{html.escape(self.title)}</b><br>" if self.title else ""
         names = (("#", "status", "role", "tokens", "message") if self.lang == "en"
                  else ("#", "状态", "角色", "token", "消息"))
-        heads = "".join(f'<th style="{cell}">{name}</th>' for name in names)
+        heads = "".join(f'<th style="{short}">{name}</th>' for name in names)
         return (f'<div>{head}<span style="font-size:12px">'
                 f"{html.escape(self.caption())}</span>"
                 f'<table style="border-collapse:collapse;margin-top:4px">'

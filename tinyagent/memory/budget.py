@@ -33,6 +33,8 @@ from ..tokens import count_tokens
 
 DEFAULT_SUMMARY_TOKENS = 350  # ~1,400 characters of English at ~4 characters a token
 IDS_LINE = "- ids kept: "
+IDS_LINE_ZH = "- 保留编号："  # a Chinese summary's ids line (lang="zh")
+IDS_LINES = (IDS_LINE, IDS_LINE_ZH)
 OPEN = re.compile(r"pending|in transit|not shipped|processing|awaiting|open request"
                   r"|requested|待|运输中|未发货|处理中", re.I)
 
@@ -47,17 +49,23 @@ class Fitted:
     evicted: list[str] = field(default_factory=list)
 
 
-def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]]
-        ) -> Fitted:
-    """`summary` within `max_tokens` tokens, evicting in the order of the docstring."""
-    lines = [line for line in summary.splitlines() if not line.startswith(IDS_LINE)]
-    ids = [i for line in summary.splitlines() if line.startswith(IDS_LINE)
-           for i in line[len(IDS_LINE):].split(", ") if i]
+def ids_on(line: str) -> list[str] | None:
+    """The ids of an ids line, in either language (None: not an ids line)."""
+    prefix = next((p for p in IDS_LINES if line.startswith(p)), None)
+    return None if prefix is None else [i for i in line[len(prefix):].split(", ") if i]
+
+
+def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]],
+        ids_line: str = IDS_LINE) -> Fitted:
+    """`summary` within `max_tokens` tokens, evicting in the order of the docstring;
+    the ids line is rebuilt as `ids_line` (IDS_LINE_ZH for a Chinese summary)."""
+    lines = [line for line in summary.splitlines() if ids_on(line) is None]
+    ids = [i for line in summary.splitlines() for i in ids_on(line) or ()]
     open_ids = {i for line in lines if OPEN.search(line) for i in find_ids(line)}
     evicted: list[str] = []
 
     def text() -> str:
-        return "\n".join(lines + ([IDS_LINE + ", ".join(ids)] if ids else []))
+        return "\n".join(lines + ([ids_line + ", ".join(ids)] if ids else []))
 
     def drop_line(index: int) -> None:
         items = ITEMS.match(lines[index])
@@ -84,7 +92,7 @@ def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]]
     while count_tokens(current := text()) > max_tokens:
         facts = [k for k, line in enumerate(lines) if not line.startswith("## ")]
         resolved = [k for k in facts if not OPEN.search(lines[k])]
-        if ids and count_tokens(IDS_LINE + ", ".join(ids)) > max_tokens // 4 \
+        if ids and count_tokens(ids_line + ", ".join(ids)) > max_tokens // 4 \
                 and drop_id(open_too=False):
             continue
         if resolved and (len(facts) > 1 or ids or ITEMS.match(lines[resolved[0]])):

@@ -20,7 +20,7 @@ from ..messages import ChatMessage
 from ..storage.base import SummaryState
 from ..tokens import count_message_tokens
 from .base import BaseChatMemory, check_size
-from .summarizer import Summarizer, summary_message, summary_text
+from .summarizer import CJK, Summarizer, summary_message, summary_text
 
 
 def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> int:
@@ -39,10 +39,11 @@ def check_summary_tokens(max_summary_tokens: int) -> None:
     check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts")
 
 
-def plain_summarizer(llm: SupportsChat, max_summary_tokens: int) -> Summarizer:
-    """Notebook 04's summarizer with the memory's summary budget."""
+def plain_summarizer(llm: SupportsChat, max_summary_tokens: int,
+                     lang: str = "en") -> Summarizer:
+    """Notebook 04's summarizer with the memory's summary budget and language."""
     check_summary_tokens(max_summary_tokens)
-    return Summarizer(llm, max_summary_tokens)
+    return Summarizer(llm, max_summary_tokens, lang=lang)
 
 
 class CompressedMemory(BaseChatMemory):
@@ -67,9 +68,10 @@ class CompressedMemory(BaseChatMemory):
         # let one compression at a time run per conversation (notebook 07).
         self.flight_key: Hashable | None = None
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
-        # The fence's language: "zh" for a Chinese dialog (the summary itself is in
-        # the dialog's language already).
-        self.fence_lang = "en"
+        # The fence's language, the summarizer's: "en", "zh", or None ("auto") to
+        # follow the summary's own words (a Chinese dialog gets a Chinese summary).
+        lang = getattr(summarizer, "lang", "en")
+        self.fence_lang: str | None = None if lang == "auto" else lang
         self.clear()
 
     @property
@@ -79,7 +81,11 @@ class CompressedMemory(BaseChatMemory):
 
     def _set_summary(self, text: str | None) -> None:
         """The one place the summary is written."""
-        self._summary = summary_message(text, self.fence_lang) if text else None
+        if not text:
+            self._summary = None
+            return
+        lang = self.fence_lang or ("zh" if CJK.search(text) else "en")
+        self._summary = summary_message(text, lang)
 
     def _held_past(self, limit: int) -> bool:
         """Whether `limit` messages, or `threshold_tokens` tokens, are held."""

@@ -11,10 +11,10 @@ and at turn 600. `summary_threshold` batches the overflow: the summarizer runs w
 The rules: recent_size >= 2 (a question and its answer), summary_threshold >
 recent_size (otherwise every add would call the summarizer). The BitMall agent uses
 6/12; the six-turn demo uses 6/10. `threshold_tokens` is a second trigger on the
-tokens held, and `max_summary_tokens` the summary's budget, as in summary.py; the
-summarizer and its guards are summarizer.py's, holding the summary is
-compressed.py's. Left out: batching by turns, async refresh and persistence
-(notebook 07).
+tokens held, `max_summary_tokens` the summary's budget and `lang` its language, as
+in summary.py; the summarizer and its guards are summarizer.py's, holding the
+summary is compressed.py's. Left out: batching by turns, async refresh and
+persistence (notebook 07).
 """
 
 from __future__ import annotations
@@ -33,15 +33,16 @@ class HybridChatMemory(CompressedMemory):
     def __init__(self, llm: SupportsChat, recent_size: int = 6,
                  summary_threshold: int = 12, *,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None) -> None:
+                 threshold_tokens: int | None = None, lang: str = "en") -> None:
         check_size("recent_size", recent_size, 2, "the last question and its answer")
         check_size("summary_threshold", summary_threshold, 3, "more than recent_size")
         if summary_threshold <= recent_size:
-            raise ValueError(f"summary_threshold must be > recent_size (got "
-                             f"summary_threshold={summary_threshold}, recent_size="
-                             f"{recent_size}): otherwise every add would call the "
-                             "summarizer")
-        super().__init__(plain_summarizer(llm, max_summary_tokens),
+            got = f"summary_threshold={summary_threshold}, recent_size={recent_size}"
+            raise ValueError(f"summary_threshold 必须大于 recent_size（当前 {got}）："
+                             "否则每次 add 都会调用摘要器" if lang == "zh" else
+                             f"summary_threshold must be > recent_size (got {got}): "
+                             "otherwise every add would call the summarizer")
+        super().__init__(plain_summarizer(llm, max_summary_tokens, lang),
                          threshold_tokens=threshold_tokens)
         self.recent_size, self.summary_threshold = recent_size, summary_threshold
 

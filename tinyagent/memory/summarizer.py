@@ -19,8 +19,10 @@ The guard also works the other way: a line that names an id found in neither the
 previous summary nor the messages is dropped, since the model invented it. A reply
 cut off at the length limit (finish_reason "length") is treated as a failed call.
 Last, the budget in tokens (budget.py): when the summary is full, the oldest resolved
-facts go first and the ids of open matters stay longest. Left out: structured
-summaries, async refresh and persistence (notebook 07).
+facts go first and the ids of open matters stay longest. With lang="zh" the
+prompt, the request's markers, the fallback's labels and the ids line are Chinese
+(notebooks/zh/04 shows them); lang="auto" picks by the customer's words, per
+request. Left out: structured summaries, async refresh and persistence (notebook 07).
 """
 
 from __future__ import annotations
@@ -32,12 +34,26 @@ from collections.abc import Sequence
 from ..llm import SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .base import check_size
-from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE, fit
+from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE, IDS_LINE_ZH, fit, ids_on
 
 PROMPT = ("You summarize a customer-service conversation for the agent's memory. "
           "Keep order numbers, product names, amounts, tracking and refund numbers, "
           "operation results and the user's requests; drop pleasantries and "
           "repetition. Plain text, one fact per line starting with '- '.")
+PROMPT_ZH = ("你负责为客服智能体的记忆总结一段客服对话。保留订单号、商品名称、金额、"
+             "运单号和退款编号、操作结果以及用户的诉求；去掉寒暄和重复的话。"
+             "输出纯文本，每行一条事实，以 '- ' 开头。")
+PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
+# What the request says around the two parts, per language: (previous summary, no
+# summary yet, new messages). The offline model reads both languages' markers.
+MARKERS = {"en": ("Previous summary:", "(none)", "New messages:"),
+           "zh": ("之前的摘要：", "无", "新消息：")}
+# The entity guard's line of ids, per language (budget.py rebuilds it).
+IDS_LINES = {"en": IDS_LINE, "zh": IDS_LINE_ZH}
+# The fallback's labels: a quoted request, an answer by role.
+ASKED = {"en": "user asked: ", "zh": "用户问："}
+ROLES_ZH = {"assistant": "助手：", "tool": "工具结果：", "system": "系统："}
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # The summary reaches the model as a system message next to the system prompt
 # (providers reject system messages mid-history), fenced as data: what a user said
@@ -51,6 +67,7 @@ SUMMARY_FOOTER_ZH = "[对话摘要结束]"
 FENCES = ((SUMMARY_HEADER, SUMMARY_FOOTER), (SUMMARY_HEADER_ZH, SUMMARY_FOOTER_ZH))
 # Never an empty summary: it would read as no summary, the compressed turns gone.
 NOTHING = "- (nothing to keep)"
+NOTHINGS = {"en": NOTHING, "zh": "- 无"}  # the offline model reads both as no facts
 
 # Refund RF20260701001, tracking SF1234567890, order 88231. The guards on each side
 # stop a match inside a longer number, an amount (¥12000, 12,000) or a decimal.
@@ -78,6 +95,14 @@ def render(messages: Sequence[ChatMessage]) -> str:
     return "\n".join(f"[{m.role.value}] {_text(m)}" for m in messages)
 
 
+def dialog_lang(previous: str | None, messages: Sequence[ChatMessage]) -> str:
+    """"zh" when the customer writes Chinese, else "en". With no user message in
+    `messages`, the previous summary's language decides."""
+    users = [m.content for m in messages if m.role is Role.USER]
+    text = " ".join(users) if users else previous or ""
+    return "zh" if CJK.search(text) else "en"
+
+
 def summary_message(summary: str, lang: str = "en") -> ChatMessage:
     """The summary as the model sees it: a fenced system message (the fence in
     English, or in Chinese with lang="zh")."""
@@ -98,18 +123,21 @@ def clean(text: str) -> str:
         text = text.replace(fence, fence.strip("[]"))
     lines = [line.rstrip() for line in text.strip().splitlines()]
     return "\n".join(line for line in lines
-                     if line.strip() and not line.startswith(IDS_LINE))
+                     if line.strip() and ids_on(line) is None)
 
 
-def fallback_summary(previous: str | None, messages: Sequence[ChatMessage]) -> str:
-    """A summary without a model: earlier lines + requests quoted + answers clipped."""
+def fallback_summary(previous: str | None, messages: Sequence[ChatMessage],
+                     lang: str = "en") -> str:
+    """A summary without a model: earlier lines + requests quoted + answers clipped
+    (labelled in Chinese with lang="zh")."""
     lines = clean(previous or "").splitlines()
     for m in messages:
         text = clip(_text(m), 100)
         if m.role is Role.USER:  # quoted as JSON: a request stays data, not a command
-            lines.append(f"- user asked: {json.dumps(text, ensure_ascii=False)}")
+            lines.append(f"- {ASKED[lang]}{json.dumps(text, ensure_ascii=False)}")
         elif text:  # the answers' facts, tool results, clipped
-            lines.append(f"- {m.role.value}: {text}")
+            role = ROLES_ZH[m.role.value] if lang == "zh" else f"{m.role.value}: "
+            lines.append(f"- {role}{text}")
     return "\n".join(lines)
 
 
@@ -126,24 +154,32 @@ def drop_invented(summary: str, given: Sequence[str]) -> str:
                      if all(i in known for i in find_ids(line)))
 
 
-def keep_ids(summary: str, required: Sequence[str]) -> str:
+def keep_ids(summary: str, required: Sequence[str], ids_line: str = IDS_LINE) -> str:
     """The entity guard: append, verbatim, every required id the summary lacks."""
     present = set(find_ids(summary))
     missing = [i for i in required if i not in present]
-    return f"{summary}\n{IDS_LINE}{', '.join(missing)}" if missing else summary
+    return f"{summary}\n{ids_line}{', '.join(missing)}" if missing else summary
 
 
 class Summarizer:
-    """previous summary + new messages -> new summary; counts its calls and tokens."""
+    """previous summary + new messages -> new summary; counts its calls and tokens.
+
+    `lang`: "en", "zh", or "auto" (the dialog's language, `dialog_lang`, for each
+    request). It picks the prompt, unless one is given, the request's markers, the
+    fallback's labels and the guard's ids line.
+    """
 
     def __init__(self, llm: SupportsChat,
                  max_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 prompt: str = PROMPT) -> None:
+                 prompt: str | None = None, lang: str = "en") -> None:
         if not callable(getattr(llm, "chat", None)):
             raise TypeError("llm must have a chat(messages) method, e.g. "
                             f"LlmClient.from_env(); got {type(llm).__name__}")
         check_size("max_tokens", max_tokens, 50, "room for a few facts")
+        if lang not in ("en", "zh", "auto"):
+            raise ValueError(f"lang must be 'en', 'zh' or 'auto', got {lang!r}")
         self.llm, self.max_tokens, self.prompt = llm, max_tokens, prompt
+        self.lang = lang
         self.clear()
 
     def clear(self) -> None:
@@ -154,23 +190,30 @@ class Summarizer:
         self.evicted = 0  # lines and ids the budget pushed out, in all
         self.last_evicted: list[str] = []  # what the latest summary had to drop
 
+    def language(self, previous: str | None,
+                 messages: Sequence[ChatMessage]) -> str:
+        """The request's language: `lang`, or the dialog's when `lang` is "auto"."""
+        return dialog_lang(previous, messages) if self.lang == "auto" else self.lang
+
     def request(self, previous: str | None,
                 messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         """The two messages sent to the model (no tools)."""
-        return [ChatMessage.system(self.prompt), ChatMessage.user(
-            f"Previous summary:\n{previous or '(none)'}\n\n"
-            f"New messages:\n{render(messages)}")]
+        lang = self.language(previous, messages)
+        before, nothing, new = MARKERS[lang]
+        return [ChatMessage.system(self.prompt or PROMPTS[lang]), ChatMessage.user(
+            f"{before}\n{previous or nothing}\n\n{new}\n{render(messages)}")]
 
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:
         """The new summary. Never raises for a model failure: falls back instead."""
         required = required_ids(previous, messages)
+        lang = self.language(previous, messages)
         summary = clean(self.ask(previous, messages) or "")
         if not summary:  # the call failed, or the reply was cut off or empty
             self.fallbacks += 1
-            summary = clean(fallback_summary(previous, messages)) or NOTHING
-        summary = drop_invented(summary, required) or NOTHING
-        return self.fit(keep_ids(summary, required))
+            summary = clean(fallback_summary(previous, messages, lang))
+        summary = drop_invented(summary, required) or NOTHINGS[lang]
+        return self.fit(keep_ids(summary, required, IDS_LINES[lang]), lang)
 
     def ask(self, previous: str | None,
             messages: Sequence[ChatMessage]) -> str | None:
@@ -187,9 +230,9 @@ class Summarizer:
             return None  # cut off at the length limit: the end is missing
         return response.content if isinstance(response.content, str) else None
 
-    def fit(self, summary: str) -> str:
+    def fit(self, summary: str, lang: str = "en") -> str:
         """The budget, last: the guarded ids are inside it too."""
-        fitted = fit(summary, self.max_tokens, find_ids)
+        fitted = fit(summary, self.max_tokens, find_ids, IDS_LINES[lang])
         self.evicted += len(fitted.evicted)
         self.last_evicted = fitted.evicted
         return fitted.text

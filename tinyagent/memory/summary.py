@@ -13,7 +13,9 @@ between turns: the newest turns holding at least `keep_recent` messages stay
 verbatim. `threshold_tokens` adds a second trigger (off by default): compress as
 soon as the messages held reach that many tokens, for conversations whose messages
 are long. The summary itself never exceeds `max_summary_tokens` (budget.py), so
-the memory stays bounded however long the chat. Holding the summary, and saving
+the memory stays bounded however long the chat. `lang` ("en", "zh", or "auto": the
+customer's language) is the language of the summarizer's prompt and of the fence
+around the summary (notebooks/zh/04). Holding the summary, and saving
 and restoring it, is compressed.py's. Left out: structured summaries and
 compressing in the background (notebook 07).
 """
@@ -35,14 +37,16 @@ class SummaryChatMemory(CompressedMemory):
 
     def __init__(self, llm: SupportsChat, threshold: int = 10, keep_recent: int = 4,
                  *, max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None) -> None:
+                 threshold_tokens: int | None = None, lang: str = "en") -> None:
         check_size("threshold", threshold, 4, "keep_recent >= 2, plus 2 to compress")
         check_size("keep_recent", keep_recent, 2, "the last question and its answer")
         if keep_recent >= threshold:
-            raise ValueError(f"keep_recent must be < threshold (got keep_recent="
-                             f"{keep_recent}, threshold={threshold}): otherwise "
-                             "compression never fires")
-        super().__init__(plain_summarizer(llm, max_summary_tokens),
+            got = f"keep_recent={keep_recent}, threshold={threshold}"
+            raise ValueError(f"keep_recent 必须小于 threshold（当前 {got}）："
+                             "否则永远不会压缩" if lang == "zh" else
+                             f"keep_recent must be < threshold (got {got}): "
+                             "otherwise compression never fires")
+        super().__init__(plain_summarizer(llm, max_summary_tokens, lang),
                          threshold_tokens=threshold_tokens)
         self.threshold, self.keep_recent = threshold, keep_recent
 

@@ -55,7 +55,7 @@ SKIP = re.compile(r"^(?:it is now|现在是|next step|下一步)", re.I)
 POLICY = [  # (topic, words): one ledger item per topic, the newest answer wins
     ("inspection", r"inspection|检测"),  # first: its answers mention refunds too
     ("refund time", r"business days?.*(?:refund|payment)|(?:refund|payment).*"
-                    r"business days?|到账"),
+                    r"business days?|到账|个工作日.*退|退.*个工作日"),
     ("return shipping", r"return shipping|shipping (?:fee|cost)|运费"),
     ("return window", r"\b(?:7|seven)[- ]day|七天|7 ?天|无理由"),
     ("warranty", r"warranty|guarantee|保修|质保"),

@@ -32,7 +32,7 @@ ENTRY = re.compile(r"^\[(user|assistant|tool|system)\]\s?(.*)$")
 PREVIOUS = re.compile(r"previous summary\s*:?|之前的摘要\s*[:：]?", re.I)
 NEW = re.compile(r"new messages\s*:?|新消息\s*[:：]?", re.I)
 NONE = re.compile(r"^\(?(none|nothing to keep|无|没有)\)?$", re.I)
-IDS_LINE = re.compile(r"^ids kept\s*:", re.I)  # the memory's guard rebuilds it
+IDS_LINE = re.compile(r"^(ids kept|保留编号)\s*[:：]", re.I)  # the guard rebuilds it
 ENTITIES = ("order", "refund", "product")  # the ledger's kinds with an id or name
 PLEASANTRY = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|great|bye|sure|"
                         r"you're welcome|glad to help|好的|谢谢|你好|嗯|好|再见|不客气)"
