@@ -189,3 +189,13 @@ def test_a_chinese_summary_strategy_fences_its_summary_in_chinese():
                  "S20 Pro 多少钱"]:
         say(pg, text)
     assert pg.memory.messages()[0].content.startswith(SUMMARY_HEADER_ZH)
+
+
+def test_a_chinese_playground_explains_an_impossible_setting_in_chinese():
+    """lang="zh": the summary memory's size error and the status around it are
+    Chinese."""
+    pg = Playground(OFFLINE, "summary", lang="zh")
+    pg.sliders["keep_recent"].value = 10
+    assert pg.status_text.startswith("⚠ ")
+    assert pg.status_text.endswith("改好之前不使用记忆。")
+    assert not english_sentences(pg.status_text), pg.status_text

@@ -6,6 +6,7 @@ import pytest
 
 from tinyagent import ReActAgent, bitmall_tools
 from tinyagent.llm import ChatResponse, LlmClient, Usage
+from tinyagent.memory.budget import IDS_LINE_ZH
 from tinyagent.memory.summarizer import (
     IDS_LINE,
     SUMMARY_FOOTER,
@@ -233,3 +234,17 @@ def test_a_short_request_quoted_by_the_fallback_cannot_close_the_fence(footer):
         memory.add(ChatMessage.assistant("请提供订单号。"))
     assert memory.messages()[0].content.count(footer) == 1
     assert footer.strip("[]") in memory.summary
+
+
+def test_a_chinese_fallback_labels_its_lines_and_ids_in_chinese():
+    """lang="zh": the fallback quotes requests as 用户问 and keeps dropped ids on the
+    Chinese ids line, which reads back among the retrieval hints."""
+    summarizer = StructuredSummarizer(FakeLlm(TimeoutError()), lang="zh")
+    long_answer = ChatMessage.assistant("已签收。" + "物流说明，" * 30
+                                        + "运单号 SF1234567890")
+    text = summarizer.summarize(None, [ZH_TURNS[0], long_answer])  # the id clipped off
+    assert '用户问："帮我查一下订单 88231 的物流到哪了"' in text
+    assert "user asked" not in text and IDS_LINE not in text
+    ids_line = next(line for line in text.splitlines() if line.startswith(IDS_LINE_ZH))
+    assert "SF1234567890" in ids_line
+    assert "SF1234567890" in StructuredSummary.from_text(text)["retrieval_hints"]

@@ -11,7 +11,7 @@ Enter in the chat box sends, as the button does. The status line says which
 strategy runs (or why none does) and how many turns were sent; the gauge shows its
 number; an empty memory says so in words. It speaks the notebook's language
 (`set_lang("zh")`, or `lang=`): its labels, the Chinese store, and for the summary
-strategies a Chinese fence (and, for "structured", Chinese headings).
+strategies Chinese summaries, fences and size errors.
 
 It can be driven from code (`pg.chat_box.value = "..."; pg.send_button.click()`,
 or `pg.send("...")`), and `str(pg)` is a deterministic text view for tests and
@@ -42,6 +42,7 @@ RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
     "hybrid": {"recent_size": (2, 20, 1), "summary_threshold": (3, 30, 1)},
     "structured": {"keep_recent_turns": (1, 8, 1), "batch_turns": (1, 8, 1)},
 }
+SUMMARIES = ("summary", "hybrid", "structured")  # the strategies that take `lang`
 # HTML widgets use the controls' tall line height; text reads better closer, and wraps
 PROSE = "line-height:1.4;white-space:normal"
 
@@ -115,15 +116,13 @@ class Playground:
         args = ", ".join(f"{k}={v}" for k, v in parameters.items())
         self.setting = f"{self.strategy_menu.value}({args})"
         self.problem = ""
-        # The structured memory asks for, heads and fences its summary in a language
-        structured = self.strategy_menu.value == "structured"
-        options = {"lang": self.lang} if structured else {}
+        # A summary memory writes, fences and explains itself in a language
+        writes = self.strategy_menu.value in SUMMARIES
+        options = {"lang": self.lang} if writes else {}
         try:
             self.memory = strategy.make(self.llm, **parameters, **options)
         except ValueError as error:  # e.g. keep_recent >= threshold: say why
             self.memory, self.problem = None, str(error)
-        if hasattr(self.memory, "fence_lang"):  # the other summaries: their fence
-            self.memory.fence_lang = self.lang
         self.agent = ReActAgent(self.llm, bitmall_tools(lang=self.lang),
                                 max_tokens=self.max_tokens, memory=self.memory,
                                 verbose=False, labels=self.lang)

@@ -113,9 +113,9 @@ class IncrementalSummaryMemory(CompressedMemory):
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
         self._lock = threading.RLock()  # add, messages, apply: one at a time
         self._generation = 0  # +1 on every change of the summary or a clear
+        # the fence follows the summarizer's language (CompressedMemory)
         super().__init__(StructuredSummarizer(llm, max_summary_chars, lang=lang,
                                               max_tokens=max_summary_tokens))
-        self.fence_lang = lang  # a Chinese dialog: Chinese headings and fence
 
     @property
     def state(self) -> SummaryState:

@@ -8,9 +8,9 @@ The model is asked for JSON; when the call fails, is cut off, or the JSON does n
 parse, the rule-based fallback merge of notebook 04 fills the sections instead (the
 user's requests quoted, the answers clipped), and the entity guard of notebook 04
 keeps every order, tracking and refund number, and drops the ones the model made up.
-`lang="zh"` (notebooks/zh/07) asks in Chinese and writes Chinese headings; a rendering
-in either language reads back. Left out: per-section models, embeddings for the
-retrieval hints, languages other than English and Chinese.
+`lang="zh"` (notebooks/zh/07) asks in Chinese and writes Chinese headings, fallback
+labels and ids line; a rendering in either language reads back. Left out:
+per-section models, embeddings for the retrieval hints, other languages.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..llm import SupportsChat
-from ..memory.budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE
+from ..memory.budget import DEFAULT_SUMMARY_TOKENS, ids_on
 from ..memory.summarizer import (
+    IDS_LINES,
     Summarizer,
     clean,
     drop_invented,
@@ -123,8 +124,8 @@ class StructuredSummary:
         for line in (text or "").splitlines():
             if line.strip() in HEADINGS:
                 key = HEADINGS[line.strip()]
-            elif line.startswith(IDS_LINE):  # the guard's line: back among the hints
-                sections["retrieval_hints"] += line[len(IDS_LINE):].split(", ")
+            elif (ids := ids_on(line)) is not None:  # the guard's: back among hints
+                sections["retrieval_hints"] += ids
             elif line.strip():
                 sections[key].append(line.strip().removeprefix("- "))
         return cls({k: tuple(v) for k, v in sections.items()})
@@ -139,7 +140,8 @@ class StructuredSummary:
         """
         sections = {k: list(v) for k, v in self.capped().sections.items()}
         while True:
-            text = keep_ids(_lines(sections, TITLES[lang]), required).strip()
+            text = keep_ids(_lines(sections, TITLES[lang]), required,
+                            IDS_LINES[lang]).strip()
             fullest = max(sections, key=lambda k: len(sections[k]))
             if len(text) <= max_chars or not sections[fullest]:
                 return text
@@ -164,8 +166,8 @@ class StructuredSummarizer(Summarizer):
                  max_tokens: int = DEFAULT_SUMMARY_TOKENS, lang: str = "en") -> None:
         if lang not in TITLES:
             raise ValueError(f"lang must be 'en' or 'zh', got {lang!r}")
-        super().__init__(llm, max_tokens, PROMPTS[lang] if prompt is None else prompt)
-        self.lang = lang
+        super().__init__(llm, max_tokens, PROMPTS[lang] if prompt is None else prompt,
+                         lang)
         self.max_chars = max_chars  # the rendering's cap; then the token budget
         self.last: StructuredSummary | None = None
 
@@ -183,11 +185,11 @@ class StructuredSummarizer(Summarizer):
             document = StructuredSummary.from_json(reply or "")
         except Exception:  # no reply, not JSON, not our shape: the rule-based merge
             self.fallbacks += 1
-            document = fallback_document(previous, messages)
+            document = fallback_document(previous, messages, self.lang)
         self.last = document
         text = drop_invented(document.render(self.max_chars, required, self.lang),
                              required)
-        return self.fit(text)
+        return self.fit(text, self.lang)
 
 
 def as_json(previous: str | None) -> str | None:
@@ -195,14 +197,15 @@ def as_json(previous: str | None) -> str | None:
     return StructuredSummary.from_text(previous).to_json() if previous else None
 
 
-def fallback_document(previous: str | None,
-                      messages: Sequence[ChatMessage]) -> StructuredSummary:
-    """The rule-based merge: earlier sections + requests quoted + answers clipped."""
+def fallback_document(previous: str | None, messages: Sequence[ChatMessage],
+                      lang: str = "en") -> StructuredSummary:
+    """The rule-based merge: earlier sections + requests quoted + answers clipped
+    (labelled in Chinese with lang="zh")."""
     old = StructuredSummary.from_text(previous)
     # One message at a time, so the requests are known by their role, not by the
     # wording of the merge's lines.
     merged = [(m.role, line.removeprefix("- ")) for m in messages
-              for line in fallback_summary(None, [m]).splitlines()]
+              for line in fallback_summary(None, [m], lang).splitlines()]
     lines = [line for _, line in merged]
     asked = [line for role, line in merged if role is Role.USER]
     sections = dict(old.sections)
