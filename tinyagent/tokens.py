@@ -36,6 +36,7 @@ def encoding() -> tiktoken.Encoding:
         return tiktoken.get_encoding("cl100k_base")
 
 
+@lru_cache(maxsize=8192)  # the same texts come back every turn: the history
 def count_tokens(text: str) -> int:
     """Tokens in a piece of text."""
     return len(encoding().encode(text, disallowed_special=()))
