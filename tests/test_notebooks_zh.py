@@ -76,3 +76,9 @@ def test_no_english_sentence_in_the_stored_outputs(path):
     """What a Chinese notebook shows is Chinese: code names and model names aside."""
     found = [s for text in outputs(path) for s in english_sentences(text)]
     assert not found, f"{path.name} shows English: {found[:5]}"
+
+
+def test_every_english_notebook_has_a_chinese_twin():
+    """The Chinese edition is complete: notebooks/zh holds every learner notebook."""
+    english = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    assert [p.name for p in CHINESE] == english
