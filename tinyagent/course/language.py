@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 import warnings
 
+from ..guards import is_chinese  # the agent's own test: one definition of Chinese
+
 LANGS = ("en", "zh")
-CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # A plain module global, not a ContextVar: a notebook sets it in one cell and reads it
 # in the next, and IPython may run each cell in a fresh context.
@@ -44,11 +45,6 @@ def check_lang(lang: str) -> str:
 def say(en: str, zh: str, lang: str | None = None) -> str:
     """The English or the Chinese text, as `lang` (or the notebook) asks."""
     return zh if get_lang(lang) == "zh" else en
-
-
-def is_chinese(text: str) -> bool:
-    """True when `text` holds Chinese characters."""
-    return CJK.search(text) is not None
 
 
 # Fonts with Chinese glyphs, the common ones first: Linux (Noto, WenQuanYi), Windows,

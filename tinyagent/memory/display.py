@@ -17,6 +17,7 @@ import html
 import re
 from collections.abc import Sequence
 
+from ..guards import is_chinese
 from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens
 
@@ -30,7 +31,7 @@ def language(messages: Sequence[ChatMessage], lang: str = "auto") -> str:
     """`lang`, or for "auto" the dialog's: "zh" when a user message holds Chinese."""
     if lang != "auto":
         return lang
-    return "zh" if any(m.role is Role.USER and re.search(r"[\u4e00-\u9fff]", m.content)
+    return "zh" if any(m.role is Role.USER and is_chinese(m.content)
                        for m in messages) else "en"
 
 
