@@ -38,6 +38,17 @@ def _keeps(memory_class: Any, sizes: str, seed: int) -> bool:
     return expect(got, messages, where, roles)
 
 
+def _repeats(memory_class: Any) -> bool:
+    thanks = [ChatMessage.user(say("Thanks!", "谢谢！")),
+              ChatMessage.assistant(say("You're welcome.", "不客气。"))]
+    messages = dialog("p", 8) + thanks + thanks + dialog("p", 9) + thanks
+    got = _filled(memory_class, messages).messages()
+    return expect(got, messages, say(f"after adding {len(messages)} messages, some "
+                                     "of them said again, messages()",
+                                     f"加入 {len(messages)} 条消息（有几条重复说了）"
+                                     "后，messages()"), roles)
+
+
 def _copy_is_safe(memory_class: Any) -> bool:
     messages = dialog("pp", 3)
     memory = _filled(memory_class, messages)
@@ -94,11 +105,15 @@ def _my_memory_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _keeps(memory_class, "ptp", 1),
            say("append in add(), return the list in messages()",
                "在 add() 里追加，在 messages() 里返回列表"))
-    yield (say("it is unbounded: all 40 messages of a 20-turn dialog are kept",
-               "它没有上限：20 轮对话的 40 条消息全部保留"),
-           lambda: _keeps(memory_class, "p" * 20, 2),
-           say("no limit here: bounds come in notebook 03",
-               "这里不设上限：上限在第 03 课才讲"))
+    yield (say("it is unbounded: all 250 messages of a 125-turn dialog are kept",
+               "它没有上限：125 轮对话的 250 条消息全部保留"),
+           lambda: _keeps(memory_class, "p" * 125, 2),
+           say("an unbounded memory has no limit of any size: bounds come in notebook "
+               "03", "没有上限就是任何大小的上限都没有：上限在第 03 课才讲"))
+    yield (say("the same message twice is kept twice", "同一条消息出现两次，就存两次"),
+           lambda: _repeats(memory_class),
+           say("a customer may say \"thanks\" twice: a memory records what was said, "
+               "each time", "顾客可能说两次“谢谢”：记忆记下每一次说的话"))
     yield (say("messages() returns a copy: changing it leaves the memory as it was",
                "messages() 返回副本：改动它，记忆不受影响"),
            lambda: _copy_is_safe(memory_class),

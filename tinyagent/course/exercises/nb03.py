@@ -18,7 +18,7 @@ from ...memory.base import drop_orphans, split_turns
 from ...messages import ChatMessage, Role
 from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
-from ._dialogs import dialog, roles
+from ._dialogs import dialog, roles, stored
 
 __all__ = ["well_formed"]
 
@@ -36,13 +36,43 @@ def _filled(memory_class: Any, max_rounds: int, messages: list[ChatMessage]) -> 
     return memory
 
 
-def _raises_value_error(make: Any) -> bool:
-    try:
-        make()
-    except ValueError:
-        return True
-    raise Wrong(say("RoundsWindowMemory(0) was created without an error",
-                    "RoundsWindowMemory(0) 没有报错，创建出来了"))
+def _sizes_checked(memory_class: Any) -> bool:
+    """0 and below raise ValueError; 1 and up are fine."""
+    for bad in (0, -1, -5):
+        try:
+            memory_class(bad)
+        except ValueError:
+            continue
+        raise Wrong(say(f"RoundsWindowMemory({bad}) was created without an error; "
+                        "expected ValueError",
+                        f"RoundsWindowMemory({bad}) 没有报错，创建出来了；应抛出 "
+                        "ValueError"))
+    for good in (1, 2):
+        try:
+            memory_class(good)
+        except ValueError as exc:
+            raise Wrong(say(f"RoundsWindowMemory({good}) raised ValueError({exc}); "
+                            "expected a window", f"RoundsWindowMemory({good}) 抛出了 "
+                            f"ValueError（{exc}）；应能创建"),
+                        say("one round is the smallest window that makes sense",
+                            "一轮是最小的、有意义的窗口")) from None
+    return True
+
+
+def _stores_only_the_window(memory_class: Any) -> bool:
+    """A window bounds what it stores, not only what it hands out."""
+    memory = _filled(memory_class, 2, dialog("p" * 500, 12))
+    held, returned = stored(memory), len(memory.messages())
+    if held > returned + 2:  # room for one turn still arriving
+        raise Wrong(say(f"with max_rounds=2 after 1,000 messages: messages() returns "
+                        f"{returned}, but the memory stores {held}",
+                        f"max_rounds=2，加入 1,000 条消息后：messages() 返回 "
+                        f"{returned} 条，记忆里却存着 {held} 条"),
+                    say("a window that slices only when read still grows without "
+                        "end: memory, and the time each add takes",
+                        "只在读取时切片的窗口仍会无限增长：占用的内存、每次 add 的"
+                        "时间都在涨"))
+    return True
 
 
 def _keeps(memory_class: Any, max_rounds: int, sizes: str, seed: int) -> bool:
@@ -110,11 +140,11 @@ def _in_agent(memory_class: Any) -> bool:
 def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
     whole = say("drop whole turns from the front: split_turns(messages) groups them",
                 "从前面整轮地丢：split_turns(messages) 会按轮分好组")
-    yield (say("max_rounds=0 raises ValueError", "max_rounds=0 抛出 ValueError"),
-           lambda: _raises_value_error(lambda: memory_class(0)),
-           say("check max_rounds >= 1 in __init__ and raise ValueError naming the "
-               "value", "在 __init__ 里检查 max_rounds >= 1，不满足就抛出写明该值的 "
-               "ValueError"))
+    yield (say("max_rounds=0 raises ValueError, and so does any size below 1",
+               "max_rounds=0 抛出 ValueError，小于 1 的大小都一样"),
+           lambda: _sizes_checked(memory_class),
+           say("a window of no rounds, or fewer, would forget the question it is "
+               "answering", "零轮或更少的窗口，会忘掉它正在回答的问题"))
     yield (say("a new memory is empty", "新建的记忆是空的"),
            lambda: expect(memory_class(3).messages(), [], "messages()", roles),
            say("start with an empty list", "从空列表开始"))
@@ -146,6 +176,9 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _always_well_formed(memory_class),
            say("cut only in front of a user message; never slice [-n:] by messages",
                "只在用户消息前面切；不要按消息条数切 [-n:]"))
+    yield (say("it stores only the window: 1,000 messages in, a few held",
+               "它只存窗口里的：加入 1,000 条消息，只留几条"),
+           lambda: _stores_only_the_window(memory_class), whole)
     yield (say("messages() returns a copy", "messages() 返回副本"),
            lambda: _copy_is_safe(memory_class),
            say("return list(...), not the list itself", "返回 list(...)，不是列表本身"))

@@ -175,6 +175,41 @@ def _keeps_everything(summary: str) -> bool:
     return previous().splitlines()[0] in summary and all(i in summary for i in IDS)
 
 
+LONG_ANSWER = ("I checked the order, the shipment and the refund rules for you: the "
+               "vacuum was delivered, it is within the 7 days, so I applied for a "
+               "refund of ¥1999, refund number RF20260701003; the courier picks it up "
+               "with tracking SF9988776655.")
+LONG_ANSWER_ZH = ("我帮您把订单、物流和退款规则都核对了一遍：扫地机已经签收，签收时间还在"
+                  "七天无理由退货的期限之内，主机和配件也都齐全，符合退货条件，所以已经"
+                  "为您提交了退款申请，金额 ¥1999，退款编号 RF20260701003；快递员会上门"
+                  "取件，取件运单号 SF9988776655。")
+
+
+def _fallback_keeps_the_new(merge_summary: Any) -> bool:
+    """A failing model: the old facts, the new requests' words and every id stay,
+    even ids that come after the fallback's clip of a long answer."""
+    asked = say("My vacuum 61554 keeps beeping and won't charge, please take it back",
+                "我的扫地机 61554 一直响还充不上电，请帮我退掉")
+    new = [ChatMessage.user(asked), ChatMessage.assistant(say(LONG_ANSWER,
+                                                              LONG_ANSWER_ZH))]
+    got = merge_summary(Broken(), previous(), list(new))
+    where = say("with a failing model, a request and a long answer to merge",
+                "模型调用失败时，合并一条请求和一条很长的回答")
+    ids = find_ids(previous() + render(new))
+    missing = [i for i in ids if i not in got]
+    lost = [text for text in (previous().splitlines()[0], asked) if text not in got]
+    if lost or missing:
+        raise Wrong(say(f"{where}: your summary lost {lost + missing}; it was "
+                        f"{got[:160]!r}…", f"{where}：你的摘要丢了 {lost + missing}；"
+                        f"它是 {got[:160]!r}…"),
+                    say("without a model, the summary must still say what happened: "
+                        "the old facts, what the customer asked now, and every "
+                        "number, also those a clipped line cut off",
+                        "没有模型时，摘要也要说清发生了什么：旧的事实、顾客这次要什么，"
+                        "还有每一个编号，包括被截断的那行后面的编号"))
+    return True
+
+
 @exercise("05.merge_step")
 def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
     form = ("ChatMessage.user('Previous summary:\\n…\\n\\nNew messages:\\n' + "
@@ -201,7 +236,8 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                "第一次合并 (previous=None)：写 '(none)'，不能出现 None 这个词"),
            lambda: "Previous summary:\n(none)" in _text(merge_summary, None)
            and "None" not in _text(merge_summary, None),
-           say("previous or '(none)'", "用 previous or '(none)'"))
+           say("before the first merge there is no summary yet, and the model reads "
+               "the request as text", "第一次合并之前还没有摘要，而模型把请求当文字读"))
     yield (say("it returns the model's summary", "返回模型写的摘要"),
            lambda: _returns_reply(merge_summary),
            say("return the reply's content (stripped), plus the ids it dropped",
@@ -210,19 +246,28 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                "回复漏掉的编号会被补回来（实体守卫）"),
            lambda: all(i in merge_summary(Recorder(), previous(), overflow())
                        for i in IDS),
-           say("keep_ids(summary, find_ids(request text)) appends the missing ones",
-               "keep_ids(summary, find_ids(请求文本)) 会把缺的编号追加上"))
+           say("a model may drop a number; the guard puts back every id of the "
+               "request the summary lacks", "模型可能漏掉编号；守卫会把请求里有、"
+               "摘要里没有的编号补回来"))
     yield (say("a failing model does not raise: the previous facts and new ids are "
                "kept", "模型调用失败也不抛异常：之前的事实和新编号都保留"),
            lambda: _keeps_everything(merge_summary(Broken(), previous(), overflow())),
-           say("catch the error and use fallback_summary(previous, overflow)",
-               "捕获异常，改用 fallback_summary(previous, overflow)"))
+           say("an outage must not lose the conversation: without a model, fall back "
+               "on a summary written by rule", "服务故障不能丢掉对话：没有模型时，改用"
+               "按规则写的摘要"))
+    yield (say("a failing model keeps the new messages too, and every id past a "
+               "long answer's clip", "模型调用失败时，新消息也要留下，长回答被截断"
+               "之后的编号也不能丢"),
+           lambda: _fallback_keeps_the_new(merge_summary),
+           say("a fallback is a summary too, and what the guard checks of a summary "
+               "it checks of a fallback", "兜底摘要也是摘要：守卫对摘要查的，对兜底"
+               "摘要也要查"))
     yield (say("an empty reply counts as a failure, not as an empty summary",
                "空回复算失败，不算空摘要"),
            lambda: previous().splitlines()[0] in merge_summary(
                Recorder("  "), previous(), overflow()),
-           say("if not text.strip(): fall back",
-               "if not text.strip(): 改用兜底摘要"))
+           say("a blank reply holds no summary: treat it as a failed call",
+               "空白回复里没有摘要：当作调用失败处理"))
     yield (say("with the offline model, two orders: every order, tracking and refund "
                "number survives",
                "用离线模型跑两个订单：订单号、运单号、退款编号一个不少"),

@@ -18,6 +18,7 @@ from typing import Any
 from ...production.incremental import SummaryState
 from ..language import say
 from . import Case, exercise, expect
+from ._dialogs import fresh_list
 
 # Eight short items; a tuple, so each case makes a fresh list from it.
 FACTS = tuple(f"fact {n}: order 8823{n} checked" for n in range(1, 9))
@@ -28,13 +29,15 @@ LONG_ZH = "订单 88231 的退款 RF20260701001 已批准：¥1999 将原路退�
 
 
 def _capped(cap_items: Any, items: list[str], expected: list[str], *caps: int) -> bool:
-    got = list(cap_items(list(items), *caps))
+    given = list(items)
+    got = cap_items(given, *caps)
     shown = say(f"{items[:3]}…({len(items)} items)", f"{items[:3]}…（共 {len(items)} "
                 "项）") if len(items) > 3 else f"{items}"
     comma = say(", ", "，")
     where = say(f"with {shown}", f"输入为 {shown}") + \
         (f"{comma}max_items={caps[0]}" if caps else "") + \
         (f"{comma}max_chars={caps[1]}" if len(caps) > 1 else "")
+    fresh_list(got, given, where)
     return expect(got, expected, where)
 
 
@@ -61,11 +64,14 @@ def _cap_items_cases(cap_items: Any) -> Iterator[Case]:
     yield (say("an item longer than 80 characters is cut to 79 + '…'",
                "超过 80 个字符的项，截成 79 个字符加 '…'"),
            lambda: _capped(cap_items, [long], [long[:79] + "…"]),
-           "item[: max_chars - 1] + '…'")
+           say("the clipped item, '…' included, is max_chars long",
+               "截断后的项连同 '…' 一共 max_chars 个字符"))
     yield (say("an item of exactly 80 characters is kept whole, 81 is cut",
                "恰好 80 个字符的项完整保留，81 个就截断"),
            lambda: _capped(cap_items, ["x" * 80], ["x" * 80])
-           and _capped(cap_items, ["y" * 81], ["y" * 79 + "…"]),
+           and _capped(cap_items, ["y" * 81], ["y" * 79 + "…"])
+           and _capped(cap_items, ["w" * 79], ["w" * 79])
+           and _capped(cap_items, ["z" * 82], ["z" * 79 + "…"]),
            say("clip only when len(item) > max_chars",
                "只在 len(item) > max_chars 时截断"))
     yield (say("blank items are dropped", "空白项丢掉"),
@@ -76,10 +82,14 @@ def _cap_items_cases(cap_items: Any) -> Iterator[Case]:
            lambda: _capped(cap_items, [*facts, "", "  "], list(facts[-6:])),
            say("drop the blanks first, then keep the newest max_items",
                "先丢掉空白项，再保留最新的 max_items 项"))
-    yield (say("max_items=0 keeps nothing", "max_items=0 什么都不留"),
-           lambda: _capped(cap_items, list(facts), [], 0, 80),
-           say("items[-0:] is the whole list: return [] when max_items is 0",
-               "items[-0:] 是整个列表：max_items 为 0 时返回 []"))
+    yield (say("max_items=0 keeps nothing; 1, 5 and 7 keep that many",
+               "max_items=0 什么都不留；1、5、7 就留这么多"),
+           lambda: _capped(cap_items, list(facts), [], 0, 80)
+           and _capped(cap_items, list(facts), list(facts[-1:]), 1, 80)
+           and _capped(cap_items, list(facts), list(facts[-5:]), 5, 80)
+           and _capped(cap_items, list(facts), list(facts[-7:]), 7, 80),
+           say("a slice from -0 is the whole list, not none of it",
+               "从 -0 开始切片得到的是整个列表，而不是空列表"))
     yield (say("the caller's list is left unchanged", "调用方的列表保持不变"),
            lambda: _input_unchanged(cap_items, facts),
            say("build a new list instead of deleting from the argument",
@@ -108,18 +118,19 @@ def _apply_cases(apply_if_current: Any) -> Iterator[Case]:
     yield (say("a batch planned at the current version is applied",
                "按当前版本规划的一批，照常应用"),
            lambda: _applied(apply_if_current, now, 2, 4, new),
-           say("text, covered_up_to + batch_size, compression_count + 1, version + 1",
-               "新状态是 text、covered_up_to + batch_size、compression_count + 1、"
-               "version + 1"))
+           say("an applied batch moves every count on: what is covered, how many "
+               "compressions, which version", "应用一批之后，每个计数都往前走：覆盖到"
+               "哪里、压缩了几次、第几版"))
     yield (say("a batch planned before another compression is stale: nothing changes",
                "在另一次压缩之前规划的一批已经过期：什么都不变"),
            lambda: _applied(apply_if_current, now, 1, 4, now),
-           say("if planned_version != state.version: return state as it is",
-               "if planned_version != state.version: 原样返回 state"))
+           say("a summary planned on an older version would overwrite newer work",
+               "按旧版本规划的摘要，会覆盖掉更新的成果"))
     yield (say("a batch planned at a newer version is stale too",
                "按更新的版本规划的一批，也算过期"),
            lambda: _applied(apply_if_current, now, 3, 4, now),
-           say("compare with '!=', not '<'", "用 '!=' 比较，不是 '<'"))
+           say("any version other than the current one is stale, newer ones too",
+               "只要不是当前版本就过期，更新的版本也一样"))
     yield (say("the first compression: from version 0 and nothing covered",
                "第一次压缩：从第 0 版开始，还没有覆盖任何消息"),
            lambda: _applied(apply_if_current, SummaryState(), 0, 6,
