@@ -30,7 +30,8 @@ def test_a_stub_reads_as_not_yet(capsys):
 def test_not_a_hybrid_fails_every_case_by_name(capsys):
     """Another memory is refused in every case, by name, without playing 50 turns;
     the first case shows what it got."""
-    check("06.tune_hybrid", lambda llm: InMemoryChatMemory())
+    result = check("06.tune_hybrid", lambda llm: InMemoryChatMemory())
     out = capsys.readouterr().out
-    assert out.count("\n✗ FAIL") == len(out.splitlines()) - 2
+    assert result.passed == 0 and len(result.failures) == result.total
+    assert sum(line.startswith("✗ FAIL") for line in out.splitlines()) == result.total
     assert out.count("got InMemoryChatMemory") == 1 and "✓" not in out

@@ -210,6 +210,7 @@ def fresh(code):
     empty again, so one test's run cannot change what the next run sees."""
     if isinstance(getattr(code, "shared", None), list):
         code.shared.clear()
+    SHARED_HYBRID.clear()
     return code
 
 
@@ -543,7 +544,7 @@ class HardCodedFacts(HybridChatMemory):
     """Seed 0's three facts written in, instead of the summary."""
 
     def __init__(self, llm):
-        super().__init__(llm, 4, 8)
+        super().__init__(llm, 2, 6)
 
     def messages(self):
         facts = "- order 61554, tracking SF2233445566, refund RF20260701001"
@@ -551,10 +552,51 @@ class HardCodedFacts(HybridChatMemory):
                                               if m.role is not Role.SYSTEM]
 
 
+class HidesItsCost(HybridChatMemory):
+    """Compresses every turn, and reports no summarizer tokens in stats()."""
+
+    def __init__(self, llm):
+        super().__init__(llm, 2, 3)
+
+    def stats(self):
+        return {**super().stats(), "summarizer_tokens": 0}
+
+
+class IdsOnly(HybridChatMemory):
+    """Calls the model as it should, then keeps only the ids of what it wrote."""
+
+    def __init__(self, llm):
+        super().__init__(llm, 2, 8)
+        real = self.summarizer.summarize
+
+        def summarize(previous, messages):
+            real(previous, messages)
+            return keep_ids("", find_ids(f"{previous or ''}\n{render(messages)}"))
+        self.summarizer.summarize = summarize
+
+
+SHARED_HYBRID = {}
+
+
+def shared_hybrid(llm):
+    """One memory for every conversation: made once, handed out each time."""
+    return SHARED_HYBRID.setdefault("memory", HybridChatMemory(llm, 2, 8))
+
+
+def own_model(llm):
+    """Ignores the model it is given: its summaries are paid by nobody."""
+    from tinyagent import LlmClient
+    return HybridChatMemory(LlmClient(offline=True), 2, 8)
+
+
 TUNE_HYBRID = [
-    ("the-default", lambda llm: HybridChatMemory(llm, 6, 10), "peak prompt tokens"),
+    ("the-table-4-8", lambda llm: HybridChatMemory(llm, 4, 8), "peak prompt tokens"),
     ("compresses-every-turn", lambda llm: HybridChatMemory(llm, 2, 3),
-     "summarizer calls"),
+     "tokens sent"),
+    ("hides-its-cost", HidesItsCost, "tokens sent"),
+    ("ids-only-summary", IdsOnly, "every planted fact is recalled"),
+    ("one-shared-memory", shared_hybrid, "each call gives a new"),
+    ("ignores-the-llm", own_model, "every planted fact is recalled"),
     ("hard-codes-seed-0", HardCodedFacts, "every planted fact is recalled"),
     ("not-a-hybrid", lambda llm: InMemoryChatMemory(), "it returns a HybridChatMemory"),
 ]

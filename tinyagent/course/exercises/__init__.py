@@ -101,7 +101,8 @@ def _run(test: Callable[[], bool], hint: str) -> tuple[bool, str]:
     except Exception as exc:  # the learner's code crashed: show what, not where
         message = str(exc).rstrip(". ")
         crash = f"{type(exc).__name__}: {message}"
-        return False, say(f"{crash}\n{hinted(hint)}", f"代码出错：{type(exc).__name__}："
+        return False, say(f"{crash}\n{hinted(hint)}",
+                          f"代码出错：{type(exc).__name__}："
                           f"{in_chinese(message)}\n{hinted(hint)}")
 
 
@@ -149,8 +150,9 @@ def _check(name: str, candidate: Any) -> CheckResult:
     if failures:
         print(say(f"{name}: {len(passes)}/{total} checks pass. Not yet: fix the first "
                   "✗ FAIL below, then run this cell again (each run shows the next).",
-                  f"{name}：{len(passes)}/{total} 项检查通过。还没完成：先改好下面第一个 "
-                  "✗ 未通过，再运行一次这个单元格（每次运行会显示下一个）。"))
+                  f"{name}：{len(passes)}/{total} 项检查通过。还没完成：先改好"
+                  "下面第一个 ✗ 未通过，再运行一次这个单元格（每次运行会显示"
+                  "下一个）。"))
         failures[0] += first
     else:
         print(say(f"{name}: {total}/{total} checks pass. Well done!",

@@ -41,7 +41,8 @@ def boundaries(messages: list[ChatMessage]) -> list[int]:
     return list(accumulate(tokens(t) for t in reversed(split_turns(messages))))
 
 
-def _slip(messages: list[ChatMessage], budget: int, got: list[ChatMessage]) -> str | None:
+def _slip(messages: list[ChatMessage], budget: int,
+          got: list[ChatMessage]) -> str | None:
     """The cause, when `got` is what a known slip keeps: a turn measured with the
     request's reply priming, or a budget that must not be reached."""
     def window(cost: Any, fits: Any) -> list[ChatMessage]:
