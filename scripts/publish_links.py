@@ -23,8 +23,9 @@ from __future__ import annotations
 import json
 import re
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 UPLOADED = "/content/tinyagent-memory"  # where the Colab setup expects the folder
@@ -36,10 +37,13 @@ SETUP = {
                     'course folder first',
                     f'    %pip install -q {UPLOADED}  # README, "Colab": how to '
                     'upload it'),
-    ("zh", False): ('if "google.colab" in sys.modules:  # Colab：先安装上传的课程文件夹',
-                    f'    %pip install -q {UPLOADED}  # 上传方法见 README 的“Colab”一节'),
+    ("zh", False): ('if "google.colab" in sys.modules:  '
+                    '# Colab：先安装上传的课程文件夹',
+                    f'    %pip install -q {UPLOADED}  '
+                    '# 上传方法见 README 的“Colab”一节'),
     ("en", True): ('if "google.colab" in sys.modules:  # Colab: install the course '
-                   'package first', '    %pip install -q "tinyagent-memory @ git+{url}"'),
+                   'package first',
+                   '    %pip install -q "tinyagent-memory @ git+{url}"'),
     ("zh", True): ('if "google.colab" in sys.modules:  # Colab：先安装课程的包',
                    '    %pip install -q "tinyagent-memory @ git+{url}"'),
 }
@@ -77,10 +81,10 @@ def notebook(text: str, path: str, url: str | None) -> str:
             not path.startswith("notebooks/solutions/"):
         title[1:1] = ["", badges(url, path)]
     nb["cells"][0]["source"] = _lines("\n".join(title))
+    block = "\n".join(SETUP[lang, bool(url)]).replace("{url}", url or "")
     for cell in nb["cells"]:
         source = "".join(cell["source"])
         if cell["cell_type"] == "code" and 'if "google.colab" in' in source:
-            block = "\n".join(SETUP[lang, bool(url)]).replace("{url}", url or "")
             source = re.sub(r'if "google\.colab" in sys\.modules:.*\n    %pip[^\n]*',
                             lambda _: block, source)
             cell["source"] = _lines(source)

@@ -123,11 +123,12 @@ def time_line(t: Timing, lang: str) -> str:
     """A notebook's "Time" line in its language."""
     count = t.checked + t.open
     if lang == "zh":
-        return (f"**时长：** 自学约 {t.on_your_own} 分钟（其中 {t.exercise_minutes} 分钟"
-                f"做 {count} 个练习）；工作坊中由讲师运行单元格，约 {t.workshop} 分钟"
-                "（练习留作课后作业）。")
-    return (f"**Time:** about {t.on_your_own} minutes on your own ({t.exercise_minutes} "
-            f"of them for the {count} exercise{'s' if count > 1 else ''}); about "
+        return (f"**时长：** 自学约 {t.on_your_own} 分钟（其中 "
+                f"{t.exercise_minutes} 分钟做 {count} 个练习）；工作坊中由讲师"
+                f"运行单元格，约 {t.workshop} 分钟（练习留作课后作业）。")
+    return (f"**Time:** about {t.on_your_own} minutes on your own "
+            f"({t.exercise_minutes} of them for the {count} "
+            f"exercise{'s' if count > 1 else ''}); about "
             f"{t.workshop} in a workshop, where the instructor runs the cells and the "
             "exercises are homework.")
 
