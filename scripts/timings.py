@@ -1,7 +1,7 @@
 """How long each notebook takes, measured from the notebook itself, by one rule.
 
     python scripts/timings.py            # print the table
-    python scripts/timings.py --write    # write it into the README and the "Time" lines
+    python scripts/timings.py --write    # write it into the READMEs and "Time" lines
 
 The rule (a careful learner, reading every word and every line, running every cell):
 
@@ -85,8 +85,8 @@ def measure(path: Path) -> Timing:
     words = code = printed = checked = opened = 0
     for cell in cells:
         source = "".join(cell["source"])
-        if cell["cell_type"] == "markdown":
-            words += len(WORD.findall(source))
+        if cell["cell_type"] == "markdown":  # the "Time" line itself is not counted
+            words += len(WORD.findall(TIME_LINE.sub("", source)))
             opened += len(OPEN.findall(source))
             continue
         code += sum(1 for line in source.splitlines() if line.strip())
@@ -101,21 +101,31 @@ def timings() -> list[Timing]:
     return [measure(p) for p in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))]
 
 
-def table(rows: list[Timing]) -> str:
-    """The README's table: the measures, then the minutes."""
-    lines = ["| notebook | words | code lines | output lines | exercises | on your own "
-             "| in a workshop |", "|---|---|---|---|---|---|---|"]
-    for t in rows:
-        exercises = f"{t.checked}" + (f" + {t.open} open" if t.open else "")
-        lines.append(f"| {t.name[:2]} {t.name[3:].replace('_', ' ')} | {t.words:,} | "
+TITLES_ZH = ("环境与导览", "无状态的失败", "内存记忆", "滑动窗口", "摘要记忆",
+             "混合记忆", "策略对比", "生产级记忆")
+
+
+def table(rows: list[Timing], lang: str = "en") -> str:
+    """The README's table: the measures, then the minutes (`lang`: its README's)."""
+    zh = lang == "zh"
+    head = ("| notebook | 英文词数 | 代码行 | 输出行 | 练习 | 自学 | 工作坊 |" if zh else
+            "| notebook | words | code lines | output lines | exercises | on your own "
+            "| in a workshop |")
+    lines = [head, "|---|---|---|---|---|---|---|"]
+    opened = " 个开放题" if zh else " open"
+    for n, t in enumerate(rows):
+        title = TITLES_ZH[n] if zh and n < len(TITLES_ZH) else \
+            t.name[3:].replace("in_memory", "in-memory").replace("_", " ")
+        exercises = f"{t.checked}" + (f" + {t.open}{opened}" if t.open else "")
+        lines.append(f"| {t.name[:2]} {title} | {t.words:,} | "
                      f"{t.code_lines} | {t.output_lines} | {exercises} | "
                      f"{t.on_your_own} min | {t.workshop} min |")
     own, ws = sum(t.on_your_own for t in rows), sum(t.workshop for t in rows)
-    lines.append(f"| **all** | {sum(t.words for t in rows):,} | "
+    lines.append(f"| **{'合计' if zh else 'all'}** | {sum(t.words for t in rows):,} | "
                  f"{sum(t.code_lines for t in rows):,} | "
                  f"{sum(t.output_lines for t in rows):,} | "
-                 f"{sum(t.checked for t in rows)} + {sum(t.open for t in rows)} open | "
-                 f"**{own} min** | **{ws} min** |")
+                 f"{sum(t.checked for t in rows)} + {sum(t.open for t in rows)}"
+                 f"{opened} | **{own} min** | **{ws} min** |")
     return "\n".join(lines)
 
 
@@ -127,8 +137,8 @@ def time_line(t: Timing, lang: str) -> str:
                 f"{t.exercise_minutes} 分钟做 {count} 个练习）；工作坊中由讲师"
                 f"运行单元格，约 {t.workshop} 分钟（练习留作课后作业）。")
     return (f"**Time:** about {t.on_your_own} minutes on your own "
-            f"({t.exercise_minutes} of them for the {count} "
-            f"exercise{'s' if count > 1 else ''}); about "
+            f"({t.exercise_minutes} of them for the "
+            f"{f'{count} exercises' if count > 1 else 'exercise'}); about "
             f"{t.workshop} in a workshop, where the instructor runs the cells and the "
             "exercises are homework.")
 
@@ -142,9 +152,9 @@ def with_time_line(text: str, t: Timing, lang: str) -> str:
     return json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-def with_table(readme: str, rows: list[Timing]) -> str:
+def with_table(readme: str, rows: list[Timing], lang: str = "en") -> str:
     return re.sub(r"<!-- timings -->.*?<!-- /timings -->",
-                  lambda _: f"<!-- timings -->\n{table(rows)}\n<!-- /timings -->",
+                  lambda _: f"<!-- timings -->\n{table(rows, lang)}\n<!-- /timings -->",
                   readme, flags=re.S)
 
 
@@ -157,9 +167,10 @@ def main(argv: list[str]) -> int:
                 path = ROOT / "notebooks" / folder / f"{t.name}.ipynb"
                 path.write_text(with_time_line(path.read_text(encoding="utf-8"), t,
                                                lang), encoding="utf-8")
-        readme = ROOT / "README.md"
-        readme.write_text(with_table(readme.read_text(encoding="utf-8"), rows),
-                          encoding="utf-8")
+        for name, lang in (("README.md", "en"), ("README.zh-CN.md", "zh")):
+            readme = ROOT / name
+            readme.write_text(with_table(readme.read_text(encoding="utf-8"), rows,
+                                         lang), encoding="utf-8")
     return 0
 
 
