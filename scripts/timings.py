@@ -108,7 +108,8 @@ TITLES_ZH = ("环境与导览", "无状态的失败", "内存记忆", "滑动窗
 def table(rows: list[Timing], lang: str = "en") -> str:
     """The README's table: the measures, then the minutes (`lang`: its README's)."""
     zh = lang == "zh"
-    head = ("| notebook | 英文词数 | 代码行 | 输出行 | 练习 | 自学 | 工作坊 |" if zh else
+    head = ("| notebook | 英文词数 | 代码行 | 输出行 | 练习 | 自学 "
+            "| 工作坊 |" if zh else
             "| notebook | words | code lines | output lines | exercises | on your own "
             "| in a workshop |")
     lines = [head, "|---|---|---|---|---|---|---|"]
