@@ -63,6 +63,8 @@ NO_PROGRESS = [
     ("rounded-to-2", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],
                                             lambda j: round(j, 2) >= 0.69),
      "near 0.7"),
+    ("rounded-to-2-at-0.7", lambda t: _pairs_alike(
+        [x for x in t if x.strip()][-3:], lambda j: round(j, 2) >= 0.7), "near 0.7"),
     ("lowercased", lambda t: _pairs_alike([x.lower() for x in t if x.strip()][-3:]),
      "another case"),
     ("above-0.71", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],

@@ -36,6 +36,10 @@ UNDER = ("abcdefgxyw", "abcdefgz", "abcdefgxyw")
 NEAR = ("abcdefghijklmnopqrstuvwxyz0123", "abcdefghijklmnopqrstuvwxy456789",
         "abcdefghijklmnopqrstuvwxyz0123")
 TWO_THIRDS = ("abcdefgh", "abcdefghijkl", "abcdefgh")  # 8 of 12: 0.667
+# 37 of 53 (0.698) rounds to 0.70 at two decimals, and is still below 0.7.
+ROUNDS_UP = ("abcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+",
+             "abcdefghijklmnopqrstuvwxyz0123456789!,-./:;<=",
+             "abcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+")
 # Just above, from above: 12 of 17 (0.706) is alike.
 ABOVE = ("abcdefghijklmno", "abcdefghijklpq", "abcdefghijklmno")
 # The same words in other letters are other characters: jaccard() sees case.
@@ -98,10 +102,11 @@ def _no_progress_cases(no_progress: Any) -> Iterator[Case]:
            and _verdict(no_progress, UNDER, f"{list(UNDER)} (0.64)"),
            say("a pair scoring 0.7 is alike, one scoring less is not",
                "得分恰好 0.7 的一对算相似，低一点就不算"))
-    yield (say("near 0.7 from both sides: 0.667 and 0.694 are not alike, 0.706 is",
-               "从两边逼近 0.7：0.667 和 0.694 不算相似，0.706 算"),
+    yield (say("near 0.7 from both sides: 0.667, 0.694 and 0.698 are not alike, "
+               "0.706 is", "从两边逼近 0.7：0.667、0.694 和 0.698 不算相似，0.706 算"),
            lambda: _verdict(no_progress, NEAR, f"{list(NEAR)} (0.694)")
            and _verdict(no_progress, TWO_THIRDS, f"{list(TWO_THIRDS)} (0.667)")
+           and _verdict(no_progress, ROUNDS_UP, f"{list(ROUNDS_UP)} (0.698)")
            and _verdict(no_progress, ABOVE, f"{list(ABOVE)} (0.706)"),
            say("the threshold is exactly 0.7, compared on the exact Jaccard: nothing "
                "rounded, no other cut-off", "阈值就是 0.7，比较的是精确的 Jaccard："
