@@ -138,8 +138,9 @@ def _in_agent(memory_class: Any) -> bool:
 
 @exercise("03.rounds_window")
 def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
-    whole = say("drop whole turns from the front: split_turns(messages) groups them",
-                "从前面整轮地丢：split_turns(messages) 会按轮分好组")
+    whole = say("a round is a whole turn, however many messages it holds: the oldest "
+                "turns go first, whole", "一轮就是完整的一轮，不管有几条消息：最早的"
+                "轮次先走，整轮地走")
     yield (say("max_rounds=0 raises ValueError, and so does any size below 1",
                "max_rounds=0 抛出 ValueError，小于 1 的大小都一样"),
            lambda: _sizes_checked(memory_class),
@@ -151,14 +152,14 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
     yield (say("fewer turns than max_rounds: everything is kept",
                "轮数少于 max_rounds：全部保留"),
            lambda: _keeps(memory_class, 3, "pp", 5),
-           say("only trim when there are more than max_rounds turns",
+           say("a window forgets only when it holds more than it may",
                "超过 max_rounds 轮才裁剪"))
     yield (say("exactly max_rounds turns: everything is kept; one more drops the "
                "oldest", "恰好 max_rounds 轮：全部保留；再多一轮就丢掉最早的一轮"),
            lambda: _keeps(memory_class, 3, "ptp", 6) and _keeps(memory_class, 3, "ptpp",
                                                                6),
-           say("keep while len(turns) <= max_rounds ('<=', not '<')",
-               "len(turns) <= max_rounds 时都保留（是 '<='，不是 '<'）"))
+           say("a window of N rounds holds N rounds: the N-th still fits",
+               "N 轮的窗口装得下 N 轮：第 N 轮也放得下"))
     yield (say("plain chat, max_rounds=3: the newest 6 messages (3 rounds)",
                "纯聊天，max_rounds=3：最新的 6 条消息（3 轮）"),
            lambda: _keeps(memory_class, 3, "ppppp", 7), whole)
@@ -174,18 +175,21 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
     yield (say("never a tool result without its call (checked after every add)",
                "工具结果永远不能缺了它的调用（每次 add 之后都检查）"),
            lambda: _always_well_formed(memory_class),
-           say("cut only in front of a user message; never slice [-n:] by messages",
-               "只在用户消息前面切；不要按消息条数切 [-n:]"))
+           say("a cut by message count can fall between a tool call and its result",
+               "按消息条数切，可能正好切在工具调用和它的结果之间"))
     yield (say("it stores only the window: 1,000 messages in, a few held",
                "它只存窗口里的：加入 1,000 条消息，只留几条"),
            lambda: _stores_only_the_window(memory_class), whole)
     yield (say("messages() returns a copy", "messages() 返回副本"),
            lambda: _copy_is_safe(memory_class),
-           say("return list(...), not the list itself", "返回 list(...)，不是列表本身"))
+           say("whoever holds the list messages() returned can change it; the memory "
+               "must not change with it", "拿到 messages() 返回的列表的人可以改它；"
+               "记忆不能跟着变"))
     yield (say("clear() empties it, and it works afterwards",
                "clear() 清空记忆，之后还能用"),
            lambda: _clear_then_add(memory_class),
-           say("reset the list in clear()", "在 clear() 里重置列表"))
+           say("after clear() the memory is as new, and keeps working",
+               "clear() 之后记忆就像新的一样，还能接着用"))
     yield (say("in a ReActAgent with tool calls remembered, max_rounds=1: turn 2 "
                "refunds 88231, no API error", "放进记住工具调用的 ReActAgent，"
                "max_rounds=1：第 2 轮给 88231 退款，没有 API 报错"),

@@ -141,10 +141,9 @@ def _fallback_keeps_the_new(merge_summary: Any) -> bool:
 
 @exercise("05.merge_step")
 def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
-    form = ("ChatMessage.user('Previous summary:\\n…\\n\\nNew messages:\\n' + "
-            "render(overflow))]")
-    form = say(f"send [ChatMessage.system(PROMPT), {form}",
-               f"发送 [ChatMessage.system(PROMPT), {form}")
+    form = say("the summarizer is one plain model call: its instructions as the "
+               "system message, the material as the user message",
+               "摘要器就是一次普通的模型调用：指令作为 system 消息，材料作为用户消息")
     yield (say("one model call, no tools, the summarizer prompt as the system message",
                "只调用模型一次，不带工具，摘要提示词作为 system 消息"),
            lambda: (lambda req: req[0][0] == ChatMessage.system(PROMPT)
@@ -159,8 +158,9 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                "请求里 'New messages:' 后面是渲染好的新消息"),
            lambda: "New messages:\n" + render(overflow())
            in _text(merge_summary, previous()),
-           say("render(overflow) gives one '[role] text' line a message",
-               "render(overflow) 把每条消息写成一行 '[role] text'"))
+           say("the model reads the new messages as text, one line each, the way the "
+               "notebook renders them", "模型把新消息当文字读，每条一行，和 notebook "
+               "里渲染的一样"))
     yield (say("first merge (previous=None): '(none)', never the word None",
                "第一次合并 (previous=None)：写 '(none)'，不能出现 None 这个词"),
            lambda: "Previous summary:\n(none)" in _text(merge_summary, None)
@@ -169,8 +169,8 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                "the request as text", "第一次合并之前还没有摘要，而模型把请求当文字读"))
     yield (say("it returns the model's summary", "返回模型写的摘要"),
            lambda: _returns_reply(merge_summary),
-           say("return the reply's content (stripped), plus the ids it dropped",
-               "返回回复的内容（去掉首尾空白），再补上它漏掉的编号"))
+           say("the new summary is what the model wrote, plus only the numbers it "
+               "dropped", "新摘要就是模型写的内容，只再补上它漏掉的编号"))
     yield (say("a reply that drops the numbers gets them back (the entity guard)",
                "回复漏掉的编号会被补回来（实体守卫）"),
            lambda: all(i in merge_summary(Recorder(), previous(), overflow())

@@ -60,7 +60,8 @@ def _cap_items_cases(cap_items: Any) -> Iterator[Case]:
     yield (say("eight items: the newest six stay, oldest first",
                "八项：留下最新的六项，最早的在前"),
            lambda: _capped(cap_items, list(facts), list(facts[-6:])),
-           say("keep the last max_items items", "保留最后 max_items 项"))
+           say("a section keeps its newest items: the oldest go first",
+               "一栏保留最新的几项：最早的先走"))
     yield (say("an item longer than 80 characters is cut to 79 + '…'",
                "超过 80 个字符的项，截成 79 个字符加 '…'"),
            lambda: _capped(cap_items, [long], [long[:79] + "…"]),
@@ -72,11 +73,12 @@ def _cap_items_cases(cap_items: Any) -> Iterator[Case]:
            and _capped(cap_items, ["y" * 81], ["y" * 79 + "…"])
            and _capped(cap_items, ["w" * 79], ["w" * 79])
            and _capped(cap_items, ["z" * 82], ["z" * 79 + "…"]),
-           say("clip only when len(item) > max_chars",
-               "只在 len(item) > max_chars 时截断"))
+           say("an item as long as the cap fits; only a longer one is clipped",
+               "和上限一样长的项放得下；只有更长的才截断"))
     yield (say("blank items are dropped", "空白项丢掉"),
            lambda: _capped(cap_items, ["a", "  ", "", "b"], ["a", "b"]),
-           say("skip items whose .strip() is empty", "跳过 .strip() 为空的项"))
+           say("an item of spaces says nothing and takes a place",
+               "只有空格的项什么也没说，却占了一个位置"))
     yield (say("blanks are dropped before counting: six newest non-blank items",
                "先丢空白项再计数：最新的六个非空项"),
            lambda: _capped(cap_items, [*facts, "", "  "], list(facts[-6:])),
@@ -135,11 +137,11 @@ def _apply_cases(apply_if_current: Any) -> Iterator[Case]:
                "第一次压缩：从第 0 版开始，还没有覆盖任何消息"),
            lambda: _applied(apply_if_current, SummaryState(), 0, 6,
                             SummaryState(text, 6, 1, 1)),
-           say("SummaryState() is the empty start; the first summary is version 1",
-               "SummaryState() 是空的起点；第一份摘要是第 1 版"))
+           say("before any summary the version is 0; the first summary makes it 1",
+               "还没有摘要时版本是 0；第一份摘要让它变成 1"))
     yield (say("the counts follow the batch, not fixed numbers",
                "计数跟着这一批走，不是固定的数字"),
            lambda: _applied(apply_if_current, replace(now, version=7), 7, 2,
                             SummaryState(text, 8, 3, 8)),
-           say("add batch_size, don't assume a batch size",
-               "加上 batch_size，不要假定一批有多大"))
+           say("batches come in any size: the counts move by this batch's",
+               "一批可以是任意大小：计数按这一批的大小往前走"))

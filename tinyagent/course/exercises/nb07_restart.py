@@ -53,8 +53,8 @@ def _restored(restore: Any, covered: int, sizes: str = "tptpp") -> bool:
 
 @exercise("07.restore")
 def _restore_cases(restore: Any) -> Iterator[Case]:
-    tail = say("transcript[snapshot.covered_up_to:]: the messages after the snapshot",
-               "transcript[snapshot.covered_up_to:]：快照之后的消息")
+    tail = say("the snapshot stands for the messages it covers; those after it come "
+               "back word for word", "快照代表它覆盖的那些消息；它之后的消息原样回来")
     yield (say("no snapshot yet: every message, no summary",
                "还没有快照：全部消息，没有摘要"),
            lambda: _restored(restore, 0),
@@ -71,7 +71,9 @@ def _restore_cases(restore: Any) -> Iterator[Case]:
            lambda: expect(restore(SummaryState("- x", 2, 1, 1), dialog("pp"))[0].role,
                           Role.SYSTEM,
                           say("the first message's role", "第一条消息的角色")),
-           "summary_message(snapshot.text)")
+           say("a summary comes back the way memory always shows it: fenced, as a "
+               "system message", "摘要回来时和记忆平时给出的一样：带围栏，"
+               "是一条 system 消息"))
     yield (say("a snapshot covering everything: the summary alone",
                "快照覆盖了全部消息：只剩摘要"),
            lambda: _restored(restore, 6, "ppp"), tail)
