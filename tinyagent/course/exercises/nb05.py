@@ -47,6 +47,30 @@ def _text(merge_summary: Any, previous: str | None) -> str:
     return "\n".join(m.content for m in messages)
 
 
+def _holds(text: str, part: str, where: str, absent: str | None = None) -> bool:
+    """`part` is in `text` (and `absent` is not); otherwise Wrong, showing both."""
+    if part in text and (absent is None or absent not in text):
+        return True
+    shown = text.removeprefix(PROMPT).lstrip()  # the prompt is checked on its own
+    shown = shown if len(shown) <= 160 else shown[:160] + "…"
+    wanted = say(f"expected it to hold {part!r}", f"应包含 {part!r}") if part not in \
+        text else say(f"expected no {absent!r}", f"不应出现 {absent!r}")
+    raise Wrong(say(f"{where}: got {shown!r}; {wanted}", f"{where}：得到 {shown!r}；"
+                    f"{wanted}"))
+
+
+def _first_fact(got: str) -> bool:
+    return _holds(got, previous().splitlines()[0], say("your summary", "你的摘要"))
+
+
+def _all_ids(got: str) -> bool:
+    missing = [i for i in IDS if i not in got]
+    if missing:
+        raise Wrong(say(f"your summary {got[:120]!r} lacks {missing}",
+                        f"你的摘要 {got[:120]!r} 缺少 {missing}"))
+    return True
+
+
 def _offline(merge_summary: Any) -> bool:
     """Two dialogs, two orders: the old summary's ids and the new ones survive."""
     from ...llm import LlmClient
@@ -109,11 +133,6 @@ def _returns_reply(merge_summary: Any) -> bool:
     return True
 
 
-def _keeps_everything(summary: str) -> bool:
-    """The previous summary's first fact and every id, old and new, are there."""
-    return previous().splitlines()[0] in summary and all(i in summary for i in IDS)
-
-
 def _fallback_keeps_the_new(merge_summary: Any) -> bool:
     """A failing model: the old facts, the new requests' words and every id stay,
     even ids that come after the fallback's clip of a long answer."""
@@ -150,21 +169,24 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                     and not req[1])(_request(merge_summary, previous())), form)
     yield (say("the request holds the previous summary after 'Previous summary:'",
                "请求里 'Previous summary:' 后面是之前的摘要"),
-           lambda: "Previous summary:\n" + previous()
-           in _text(merge_summary, previous()),
+           lambda: _holds(_text(merge_summary, previous()),
+                          "Previous summary:\n" + previous(),
+                          say("the request's text", "请求的文字")),
            say("the old summary goes back in: that is what makes it incremental",
                "旧摘要要放回请求里：这才叫增量"))
     yield (say("the request holds the new messages, rendered, after 'New messages:'",
                "请求里 'New messages:' 后面是渲染好的新消息"),
-           lambda: "New messages:\n" + render(overflow())
-           in _text(merge_summary, previous()),
+           lambda: _holds(_text(merge_summary, previous()),
+                          "New messages:\n" + render(overflow()),
+                          say("the request's text", "请求的文字")),
            say("the model reads the new messages as text, one line each, the way the "
                "notebook renders them", "模型把新消息当文字读，每条一行，和 notebook "
                "里渲染的一样"))
     yield (say("first merge (previous=None): '(none)', never the word None",
                "第一次合并 (previous=None)：写 '(none)'，不能出现 None 这个词"),
-           lambda: "Previous summary:\n(none)" in _text(merge_summary, None)
-           and "None" not in _text(merge_summary, None),
+           lambda: _holds(_text(merge_summary, None), "Previous summary:\n(none)",
+                          say("with previous=None, the request's text",
+                              "previous=None 时，请求的文字"), absent="None"),
            say("before the first merge there is no summary yet, and the model reads "
                "the request as text", "第一次合并之前还没有摘要，而模型把请求当文字读"))
     yield (say("it returns the model's summary", "返回模型写的摘要"),
@@ -173,14 +195,14 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                "dropped", "新摘要就是模型写的内容，只再补上它漏掉的编号"))
     yield (say("a reply that drops the numbers gets them back (the entity guard)",
                "回复漏掉的编号会被补回来（实体守卫）"),
-           lambda: all(i in merge_summary(Recorder(), previous(), overflow())
-                       for i in IDS),
+           lambda: _all_ids(merge_summary(Recorder(), previous(), overflow())),
            say("a model may drop a number; the guard puts back every id of the "
                "request the summary lacks", "模型可能漏掉编号；守卫会把请求里有、"
                "摘要里没有的编号补回来"))
     yield (say("a failing model does not raise: the previous facts and new ids are "
                "kept", "模型调用失败也不抛异常：之前的事实和新编号都保留"),
-           lambda: _keeps_everything(merge_summary(Broken(), previous(), overflow())),
+           lambda: _first_fact(got := merge_summary(Broken(), previous(), overflow()))
+           and _all_ids(got),
            say("an outage must not lose the conversation: without a model, fall back "
                "on a summary written by rule", "服务故障不能丢掉对话：没有模型时，改用"
                "按规则写的摘要"))
@@ -193,8 +215,7 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                "摘要也要查"))
     yield (say("an empty reply counts as a failure, not as an empty summary",
                "空回复算失败，不算空摘要"),
-           lambda: previous().splitlines()[0] in merge_summary(
-               Recorder("  "), previous(), overflow()),
+           lambda: _first_fact(merge_summary(Recorder("  "), previous(), overflow())),
            say("a blank reply holds no summary: treat it as a failed call",
                "空白回复里没有摘要：当作调用失败处理"))
     yield (say("with the offline model, two orders: every order, tracking and refund "
