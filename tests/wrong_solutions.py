@@ -650,7 +650,7 @@ CAP_ITEMS = [
         items, 10**6, max_chars)[:max_items], "eight items"),
     ("no-ellipsis", lambda items, max_items=6, max_chars=80: [
         i[:max_chars] for i in items if i.strip()][-max_items:], "longer than 80"),
-    ("mutates", mutates, "blanks are dropped before"),
+    ("mutates", mutates, "eight items"),
     ("fixed-caps", lambda items, max_items=6, max_chars=80: cap_items(items),
      "max_items=0"),
     ("slices-before-dropping-blanks", lambda items, max_items=6, max_chars=80: [

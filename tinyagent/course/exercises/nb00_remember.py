@@ -58,6 +58,8 @@ def _remembered(what_to_remember: Any, steps: tuple[int, ...], seed: int) -> boo
     got = what_to_remember(handed)
     where = say("the result", "结果")
     fresh_list(got, handed, where)
+    expect(roles(handed), roles(messages), say("your argument afterwards",
+                                               "调用之后，你的参数"), str)
     return expect(list(got), expected, say(
         f"with {len(turns)} turn(s) of {list(steps)} tool steps, {roles(messages)}",
         f"输入为 {len(turns)} 轮、工具步数 {list(steps)} 的对话 {roles(messages)}"),

@@ -38,6 +38,8 @@ def _capped(cap_items: Any, items: list[str], expected: list[str], *caps: int) -
         (f"{comma}max_items={caps[0]}" if caps else "") + \
         (f"{comma}max_chars={caps[1]}" if len(caps) > 1 else "")
     fresh_list(got, given, where)
+    expect(given, list(items), say(f"{where}, your argument afterwards",
+                                   f"{where}，调用之后你的参数"))
     return expect(got, expected, where)
 
 
