@@ -82,7 +82,7 @@ STRATEGIES: dict[str, Strategy] = {
     # notebook 06, "What you pay": verbatim to a high-water mark, then one
     # compaction to a low-water mark (token marks, sized by scripts/seed_sweep.py)
     "compact": Strategy("compact", lambda llm, **s: CompactChatMemory(llm, **s),
-                        {"high_tokens": 2000, "low_tokens": 700}),
+                        {"high_tokens": 1800, "low_tokens": 500}),
     # notebook 07: kept out of the comparison, whose strategies all come from 02-05
     "structured": Strategy("structured",
                            lambda llm, **s: IncrementalSummaryMemory(llm, **s),

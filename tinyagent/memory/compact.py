@@ -40,8 +40,8 @@ class CompactChatMemory(BaseChatMemory):
 
     _repr_fields = ("high_tokens", "low_tokens", "compression_count")
 
-    def __init__(self, llm: SupportsChat, high_tokens: int = 2000,
-                 low_tokens: int = 700, *,
+    def __init__(self, llm: SupportsChat, high_tokens: int = 1800,
+                 low_tokens: int = 500, *,
                  max_summary_tokens: int = 2 * DEFAULT_SUMMARY_TOKENS,
                  lang: str = "en") -> None:
         check_size("low_tokens", low_tokens, 100, "a question and its answer")
