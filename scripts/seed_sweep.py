@@ -4,6 +4,7 @@
     python scripts/seed_sweep.py --seeds 0-39 --turns 60
     python scripts/seed_sweep.py --check         # exit 1 if a target is missed
     python scripts/seed_sweep.py --compact       # compact vs in-memory, billed (~8 min)
+    python scripts/seed_sweep.py --marks         # compact's high-water mark, seed 0
 
 Each seed writes another planted dialog (another order, other fillers in another
 order, see notebook 06). For each, the summary and hybrid memories are scored against
@@ -25,59 +26,16 @@ rule, peak prompt <= 35 %, recall 3/3.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
 from tinyagent.course.catalogue import make_strategies
 from tinyagent.course.evaluation import evaluate, planted_dialog
-from tinyagent.course.prices import price_for
+from tinyagent.course.billing import RecordingClient, bill
+from tinyagent.course.catalogue import STRATEGIES
 from tinyagent.llm import LlmClient
-from tinyagent.offline.cache_rules import get_rule
-from tinyagent.offline.prompt_cache import PrefixCache, request_tokens
-from tinyagent.offline.transport import handle
 
 RULES = ("openai", "deepseek", "qwen")
-
-
-class Recorder(LlmClient):
-    """The offline model, keeping every request and reply of each strategy's run."""
-
-    def __init__(self) -> None:
-        super().__init__(offline=True)
-        self.runs: list[list[tuple[dict, dict]]] = []
-
-    def forget_prompt_cache(self) -> None:  # compare() calls it before each strategy
-        self.runs.append([])
-
-    @property
-    def client(self):
-        if self._client is None:
-            import httpx
-            import openai
-
-            self._client = openai.OpenAI(
-                api_key="offline", base_url=self.base_url, max_retries=0,
-                http_client=httpx.Client(transport=httpx.MockTransport(self._serve)))
-        return self._client
-
-    def _serve(self, request):
-        response = handle(request)
-        if response.status_code == 200 and request.url.path.endswith("completions"):
-            body = json.loads(request.content)
-            self.runs[-1].append((body, response.json()["choices"][0]["message"]))
-        return response
-
-
-def billed(run: list[tuple[dict, dict]], rule: str) -> float:
-    """The recorded requests of one run, priced under `rule` from a cold cache."""
-    cache, price, total = PrefixCache(get_rule(rule)), price_for(rule), 0.0
-    for body, reply in run:
-        blocks = request_tokens(body)
-        prompt = sum(map(len, blocks)) + 3
-        total += price.billed(prompt, cache.hit(blocks))
-        cache.keep(blocks, reply)
-    return total
 
 
 def compact_row(seed: int) -> list[float]:
@@ -86,14 +44,35 @@ def compact_row(seed: int) -> list[float]:
     row: list[float] = [seed]
     peaks, recalls = [], []
     for turns in (50, 150):
-        llm = Recorder()
+        llm = RecordingClient()
         result = evaluate(llm, planted_dialog(turns=turns, seed=seed),
                           make_strategies(llm, ["inmemory", "compact"]))
         full, compact = result.scores
-        row += [100 * billed(llm.runs[1], r) / billed(llm.runs[0], r) for r in RULES]
+        row += [100 * bill(llm.runs[1], r) / bill(llm.runs[0], r) for r in RULES]
         peaks.append(100 * compact.peak_prompt_tokens / full.peak_prompt_tokens)
         recalls.append(sum(compact.recalled))
     return [*row, peaks[1], *recalls]
+
+
+def marks_sweep(args: argparse.Namespace) -> None:
+    """compact's billed cost (% of in-memory's) against its high-water mark."""
+    seed = args.seeds[0]
+    print(f"{args.turns} turns, seed {seed}: compact billed in % of in-memory's")
+    print("  ".join(f"{c:>10}" for c in ["high/low", *RULES, "recall"]))
+    dialog = planted_dialog(turns=args.turns, seed=seed)
+    llm = RecordingClient()
+    full = evaluate(llm, dialog, make_strategies(llm, ["inmemory"]))
+    base = {r: bill(llm.runs[0], r) for r in RULES}
+    assert sum(full.scores[0].recalled) == 3
+    for high in (1000, 1400, 1800, 2200, 2600, 3000):
+        sizes = {"high_tokens": high, "low_tokens": 500}
+        llm = RecordingClient()
+        result = evaluate(llm, dialog, {"compact": lambda: STRATEGIES[
+            "compact"].make(llm, **sizes)})
+        print("  ".join([f"{f'{high}/500':>10}",
+                         *(f"{100 * bill(llm.runs[0], r) / base[r]:>9.1f}%"
+                           for r in RULES),
+                         f"{sum(result.scores[0].recalled):>8}/3"]), flush=True)
 
 
 def compact_sweep(args: argparse.Namespace) -> None:
@@ -151,8 +130,13 @@ def main() -> None:
                         help="exit with status 1 if a seed misses a target")
     parser.add_argument("--compact", action="store_true",
                         help="compact vs in-memory, billed under each cache rule")
+    parser.add_argument("--marks", action="store_true",
+                        help="compact's billed cost against its high-water mark, "
+                             "on the first seed")
     args = parser.parse_args()
     os.environ.pop("TINYAGENT_API_KEY", None)  # these figures are the offline model's
+    if args.marks:
+        return marks_sweep(args)
     if args.compact:
         return compact_sweep(args)
     llm = LlmClient(offline=True)
