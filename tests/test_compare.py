@@ -260,3 +260,18 @@ def test_cached_and_billed_figures_are_the_sums_of_the_usage(provider):
     assert billed == pytest.approx(price_for(provider).billed(prompts, cached))
     table = repr(result.tokens_table())
     assert f"{provider} rule" in table and f"{provider} prices" in table
+
+
+def test_cli_compare_provider_prints_the_cached_and_billed_rows(capsys):
+    """--provider picks the offline cache rule and the prices: the rows say which,
+    and the cached figure is the one compare() reports for the same run."""
+    assert main(["compare", "--strategies", "inmemory,compact", "--provider",
+                 "deepseek"]) == 0
+    out = capsys.readouterr().out
+    cached = next(line for line in out.splitlines() if line.startswith("cached"))
+    assert "offline, deepseek rule" in cached
+    assert "billed (input-token equivalents, deepseek prices)" in out
+    llm = LlmClient(offline=True)
+    run = compare(llm, strategies=make_strategies(llm, ["inmemory"]),
+                  provider="deepseek").runs[0]
+    assert f"{run.total('cached_tokens'):,}" == cached.split()[-2]
