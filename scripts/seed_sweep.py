@@ -29,10 +29,9 @@ import argparse
 import os
 import sys
 
-from tinyagent.course.catalogue import make_strategies
-from tinyagent.course.evaluation import evaluate, planted_dialog
 from tinyagent.course.billing import RecordingClient, bill
-from tinyagent.course.catalogue import STRATEGIES
+from tinyagent.course.catalogue import STRATEGIES, make_strategies
+from tinyagent.course.evaluation import evaluate, planted_dialog
 from tinyagent.llm import LlmClient
 
 RULES = ("openai", "deepseek", "qwen")

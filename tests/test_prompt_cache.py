@@ -1,7 +1,5 @@
 """The offline prompt cache: how a request becomes tokens, and what it matches."""
 
-import json
-
 import pytest
 
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
@@ -53,7 +51,8 @@ def test_deepseek_hits_only_a_whole_earlier_unit():
     reply = {"role": "assistant", "content": "Delivered."}
     cache.keep(request_tokens(first), reply)
     unit = len(flat(request_tokens(first)))
-    after_reply = request_tokens(request("Where is my order 88231?", "Delivered.", "ok"))
+    after_reply = request_tokens(request("Where is my order 88231?", "Delivered.",
+                                         "ok"))
     assert cache.hit(after_reply) > unit  # the unit that ends with the output
     other = request_tokens(request("Where is my order 88231? Also 90417"))
     assert cache.hit(other) == 0  # the system prompt is shared, but no whole unit
@@ -92,4 +91,3 @@ def test_on_turn_2_a_window_caches_only_the_fixed_prefix(rule):
     window, full = cached["SlidingWindowChatMemory"], cached["InMemoryChatMemory"]
     assert window <= fixed + 4  # the next message's framing may match as well
     assert full > fixed + 20  # "Hello", its answer and turn 1 are cached too
-    assert json.dumps(cached)  # plain ints

@@ -1,4 +1,4 @@
-"""One run, priced under every provider's prompt cache: record the requests, replay them.
+"""One run, priced under every provider's prompt cache: record it, replay it.
 
 Introduced in notebook 06 ("What you pay: prompt caching"), and used by
 scripts/seed_sweep.py. The offline model's answers do not depend on the cache
