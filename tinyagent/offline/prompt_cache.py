@@ -45,6 +45,28 @@ def _ids(text: str) -> Block:
 
 def message_tokens(message: dict[str, Any]) -> Block:
     """One message's tokens, as many as `count_message_tokens` counts."""
+    calls = message.get("tool_calls") or ()
+    try:  # the history comes back every call: tokenize each message once
+        key = (message.get("role"), message.get("content") or "",
+               message.get("tool_call_id"),
+               tuple((c["function"]["name"], c["function"].get("arguments"))
+                     for c in calls))
+        hash(key)
+    except (TypeError, KeyError, AttributeError):  # odd parts: read it as it is
+        return _read(message)
+    return _message_tokens(key)
+
+
+@lru_cache(maxsize=16384)
+def _message_tokens(key: tuple[Any, ...]) -> Block:
+    role, content, call_id, calls = key
+    return _read({"role": role, "content": content, "tool_call_id": call_id,
+                  "tool_calls": [{"id": "", "type": "function",
+                                  "function": {"name": n, "arguments": a}}
+                                 for n, a in calls]})
+
+
+def _read(message: dict[str, Any]) -> Block:
     m = ChatMessage.from_dict(message)
     tokens = FRAME + _ids(m.role.value) + _ids(m.content)
     for call in m.tool_calls:
@@ -73,13 +95,16 @@ def _digest(blocks: list[Block]) -> list[bytes]:
     return ends
 
 
-def common_prefix(a: Block, b: Block) -> int:
-    """How many tokens `a` and `b` share from the start (a binary search of slices,
-    which Python compares in C)."""
-    low, high = 0, min(len(a), len(b))
+def common_prefix(a: Block, b: Block, chunk: int = 256) -> int:
+    """How many tokens `a` and `b` share from the start: whole chunks first, then a
+    binary search in the first chunk that differs (slices compare in C)."""
+    start, end = 0, min(len(a), len(b))
+    while start + chunk <= end and a[start:start + chunk] == b[start:start + chunk]:
+        start += chunk
+    low, high = start, min(start + chunk, end)
     while low < high:
         middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
+        if a[start:middle] == b[start:middle]:
             low = middle
         else:
             high = middle - 1

@@ -78,7 +78,8 @@ def handle(request: httpx.Request, cache: PrefixCache | None = None
         reply = complete(body)
     except (ValueError, TypeError) as exc:  # a real provider would reject it too
         return error_response(400, "invalid_request_error", str(exc))
-    if cache is not None:  # looked up first, then kept: a prompt never hits itself
+    if cache is not None and cache.rule.name != "none":  # looked up, then kept:
+        # a prompt never hits itself
         blocks = request_tokens(body)
         usage = reply["usage"]
         usage.update(usage_fields(cache.rule, usage["prompt_tokens"],
