@@ -73,3 +73,16 @@ def test_bad_marks_are_refused_with_the_fix():
         CompactChatMemory(llm, high_tokens=500, low_tokens=500)
     with pytest.raises(ValueError, match="low_tokens"):
         CompactChatMemory(llm, high_tokens=500, low_tokens=10)
+
+
+def test_the_memory_contract_a_copy_and_clear(llm):
+    """messages() is a copy the caller may change; clear() forgets the turns, the
+    blocks and the counts."""
+    memory = CompactChatMemory(llm, high_tokens=600, low_tokens=300)
+    fill(memory, 20)
+    held = memory.messages()
+    held.clear()
+    assert memory.messages() and memory.compression_count
+    memory.clear()
+    assert memory.messages() == [] and memory.tokens == 0
+    assert memory.compression_count == 0 and memory.summary is None
