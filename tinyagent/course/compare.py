@@ -47,12 +47,7 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
         used = getattr(llm, "usage_total", None)
         answer = agent.run(text)
         trace = agent.last_trace
-        # Every call of the turn, the summarizer's too, as the usage reported it
-        # (a client without totals: the agent's calls only).
-        spent = (llm.usage_total + Usage(-used.prompt_tokens, -used.completion_tokens,
-                                         -used.cached_tokens)
-                 if used is not None else
-                 Usage(sum(trace.prompt_tokens), 0, sum(trace.cached_tokens)))
+        spent = _spent(llm, used, trace.prompt_tokens, trace.cached_tokens)
         held = memory.messages() if memory is not None else []
         after = getattr(memory, "stats", dict)()  # a memory without stats(): zeros
         extra = [after.get(k, 0) - before.get(k, 0) for k in SUMMARIZER_STATS]
@@ -65,6 +60,19 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
         if progress:
             progress(name, number, len(turns))
     return StrategyRun(name, records, memory)
+
+
+def _spent(llm: LlmClient, before: Usage | None, prompts: list[int],
+           cached: list[int]) -> Usage:
+    """Every call of the turn, the summarizer's too, as the usage reported it: the
+    client's totals now less `before` (a client without totals: the agent's calls,
+    from its trace)."""
+    if before is None:
+        return Usage(sum(prompts), 0, sum(cached))
+    now = llm.usage_total
+    return Usage(now.prompt_tokens - before.prompt_tokens,
+                 now.completion_tokens - before.completion_tokens,
+                 now.cached_tokens - before.cached_tokens)
 
 
 def compare(llm: LlmClient, turns: Sequence[str] | None = None,
