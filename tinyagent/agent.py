@@ -86,6 +86,8 @@ class RunTrace:
     steps: list[Step] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)  # in call order
     prompt_tokens: list[int] = field(default_factory=list)  # one per model call
+    # Of those, what the provider's prompt cache held, as its usage said (0: none).
+    cached_tokens: list[int] = field(default_factory=list)
     messages: list[ChatMessage] = field(default_factory=list)  # the final array
 
 
@@ -165,6 +167,7 @@ class ReActAgent:
                 return self._stop(trace, "token_budget", messages, turn_start, tokens)
             response = self.llm.chat(messages, tools=schemas)
             trace.prompt_tokens.append(response.usage.prompt_tokens or tokens)
+            trace.cached_tokens.append(getattr(response.usage, "cached_tokens", 0))
             if not response.tool_calls:  # no tool wanted: this is the answer...
                 reason, trace.answer = "answer", response.content
                 if not response.content.strip():  # ...unless there is none

@@ -87,6 +87,10 @@ class LlmClient:
         self.max_retries = 0 if offline else max_retries
         self.env_file: Path | None = None  # the .env that from_env() read, if any
         self._client: openai.OpenAI | None = None  # built on first use: fast import
+        # Offline, the provider whose prompt cache the usage reports (notebook 06):
+        # openai, deepseek, qwen (the default provider's) or none.
+        self.cache_rule = os.environ.get("TINYAGENT_CACHE_RULE", "").strip() or "qwen"
+        self.usage_total = Usage()  # every call's usage, summed
 
     @classmethod
     def from_env(cls, **overrides: Any) -> LlmClient:
@@ -158,7 +162,7 @@ class LlmClient:
             if self.offline:
                 from .offline import offline_http_client
 
-                http_client = offline_http_client()
+                http_client = offline_http_client(self.cache_rule)
             self._client = openai.OpenAI(api_key=self._api_key, base_url=self.base_url,
                                          timeout=self.timeout,
                                          max_retries=self.max_retries,
@@ -200,10 +204,18 @@ class LlmClient:
             raise LlmError(f"cannot reach {self._where()}; check TINYAGENT_API_URL "
                            "and the network (or run offline)") from None
         try:
-            return parse_reply(body, self.max_reply_tokens)
+            reply = parse_reply(body, self.max_reply_tokens)
         except BadReply as exc:
             raise LlmError(f"the model at {self._where()} sent a response that is not "
                            f"valid Chat Completions JSON: {exc}") from None
+        self.usage_total += reply.usage
+        return reply
+
+    def forget_prompt_cache(self) -> None:
+        """Offline: empty the provider's prompt cache, so that a strategy compared
+        after another starts cold. A real provider's cache cannot be emptied."""
+        if self.offline:
+            self._client = None  # the next call builds a transport with a fresh cache
 
     def _where(self, with_model: bool = True) -> str:
         if self.offline:

@@ -25,10 +25,19 @@ class BadReply(ValueError):
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of prompt_tokens, those the provider's prompt cache held (billed less; notebook
+    # 06): OpenAI and Qwen say prompt_tokens_details.cached_tokens, DeepSeek says
+    # prompt_cache_hit_tokens. 0 when the provider says nothing.
+    cached_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.prompt_tokens + other.prompt_tokens,
+                     self.completion_tokens + other.completion_tokens,
+                     self.cached_tokens + other.cached_tokens)
 
 
 @dataclass(frozen=True)
@@ -131,7 +140,12 @@ def read_usage(raw: Any) -> Usage:
     if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
                for n in (prompt, completion)):
         return Usage()
-    return Usage(prompt, completion)
+    details = raw.get("prompt_tokens_details")
+    cached = (details.get("cached_tokens") if isinstance(details, dict) else None
+              ) or raw.get("prompt_cache_hit_tokens")
+    if not isinstance(cached, int) or isinstance(cached, bool) or cached < 0:
+        cached = 0
+    return Usage(prompt, completion, min(cached, prompt))
 
 
 def cap_text(text: str, max_tokens: int) -> tuple[str, bool]:
