@@ -9,22 +9,34 @@ newest. Here each write locks its session's row (`SELECT ... FOR UPDATE`), so
 writers of one session take turns and writers of different sessions do not wait
 for each other. Needs psycopg 3: `pip install -e ".[postgres]"`.
 
-One connection per store, shared by the threads of a process under a lock.
-Left out: connection pools, schemas other than the default, migrations.
+One connection per store, shared by the threads of a process under a lock; if the
+server drops it (a restart), the next transaction connects again. A lock held
+elsewhere is waited for at most LOCK_WAIT seconds. Tables that exist are not created
+again, so a role with only read and write rights on them can use the store. Left
+out: connection pools, schemas other than the default, migrations.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from ..messages import ChatMessage
-from .base import SessionInfo, StoreBase, StoreError, SummaryState, check_name, missing
+from ..settings import mask_url, scrub, url_secrets
+from .base import (
+    SessionInfo,
+    StoreBase,
+    StoreError,
+    SummaryState,
+    check_name,
+    decode,
+    missing,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tinyagent_sessions (
@@ -40,13 +52,16 @@ CREATE TABLE IF NOT EXISTS tinyagent_summaries (
 """
 
 
+TABLES = ("tinyagent_sessions", "tinyagent_messages", "tinyagent_summaries")
+# A writer waits this long for another's row lock, a statement runs at most this
+# long: then a one-line StoreError, not a wait without end (SQLite's lock_wait).
+LOCK_WAIT, STATEMENT_TIMEOUT = 10, 30
+
+
 def safe_url(url: str) -> str:
-    """The URL with its password masked, for messages and `key`."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    """The URL with its password masked, for messages and `key`: in the user part
+    (even holding an unencoded "#", "/" or "@") and in `?password=`."""
+    return mask_url(url, keep_user=True)
 
 
 class PostgresStore(StoreBase):
@@ -60,30 +75,85 @@ class PostgresStore(StoreBase):
             raise StoreError("the PostgreSQL store needs psycopg 3: "
                              "pip install -e \".[postgres]\"") from None
         self._psycopg, self.clock = psycopg, clock
-        self.key = safe_url(url)
+        self._url, self._connect_timeout = url, connect_timeout
+        self.key, self._secrets = safe_url(url), url_secrets(url)
         self._lock = threading.RLock()
+        self._conn: Any = self._connect()
+        with self.transaction() as db:
+            # Tables that exist are used as they are: a role allowed only to read
+            # and write them (no CREATE) can open the store.
+            found = db.execute("SELECT " + ", ".join(
+                f"to_regclass('{t}') IS NOT NULL" for t in TABLES)).fetchone()
+            if not all(found):
+                db.execute("SELECT pg_advisory_xact_lock(7411)")  # one creator
+                db.execute(SCHEMA)
+
+    def _connect(self) -> Any:
+        """A new connection with bounded lock and statement waits."""
+        psycopg = self._psycopg
         try:
-            self._conn: Any = psycopg.connect(url, autocommit=True,
-                                              connect_timeout=connect_timeout)
+            conn = psycopg.connect(self._url, autocommit=True,
+                                   connect_timeout=self._connect_timeout)
+            conn.execute(f"SET lock_timeout = '{LOCK_WAIT}s'")
+            conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}s'")
+            return conn
         except psycopg.Error as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            # libpq may quote the URL (a bad percent-escape): its secrets are masked
+            first = self._first_line(error)
             raise StoreError(f"cannot connect to {self.key} ({first}): is the server "
                              "running, and are the URL's user and database right?"
                              ) from None
-        with self.transaction() as db:
-            db.execute("SELECT pg_advisory_xact_lock(7411)")  # one creator at a time
-            db.execute(SCHEMA)
+
+    def _first_line(self, error: Exception) -> str:
+        text = str(error).strip()
+        return scrub(text.splitlines()[0] if text else "", self._secrets)
+
+    def _begin(self) -> Any:
+        """BEGIN, on a new connection if the server dropped ours (a restart).
+
+        Safe to retry: nothing of the transaction has been sent yet.
+        """
+        for attempt in (1, 2):
+            if self._conn.closed or getattr(self._conn, "broken", False):
+                self._conn = self._connect()
+            tx = self._conn.transaction()
+            try:
+                tx.__enter__()
+                return tx
+            except self._psycopg.OperationalError:
+                if attempt == 2:
+                    raise
+                with contextlib.suppress(Exception):
+                    self._conn.close()
+        raise AssertionError("unreachable")
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
         """All the statements inside commit together, or none does."""
+        psycopg = self._psycopg
         with self._lock:
             try:
-                with self._conn.transaction():
+                tx = self._begin()
+                try:
                     yield self._conn
-            except self._psycopg.OperationalError as error:
+                except BaseException as error:
+                    tx.__exit__(type(error), error, error.__traceback__)
+                    raise
+                tx.__exit__(None, None, None)
+            except (psycopg.errors.LockNotAvailable,
+                    psycopg.errors.QueryCanceled) as error:
+                raise StoreError(f"the PostgreSQL server at {self.key} gave up waiting"
+                                 f" ({self._first_line(error)}): another process "
+                                 "held the session too long; try again when it is "
+                                 "done") from None
+            except psycopg.OperationalError as error:
                 raise StoreError(f"the PostgreSQL server at {self.key} failed "
-                                 f"({str(error).strip()}): try again") from None
+                                 f"({self._first_line(error)}): try again (the store"
+                                 " reconnects)") from None
+            except psycopg.DataError as error:
+                raise StoreError(f"the PostgreSQL server at {self.key} refused a value"
+                                 f" ({self._first_line(error)}): remove NUL bytes "
+                                 "and control characters from names") from None
 
     def _id(self, db: Any, name: str, lock: bool = False, touch: bool = False) -> int:
         """The session's id; `lock` makes its writers wait until we commit."""
@@ -154,10 +224,10 @@ class PostgresStore(StoreBase):
     def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
         """A session's messages numbered above `after`, oldest first."""
         with self.transaction() as db:
-            rows = db.execute("SELECT message FROM tinyagent_messages WHERE "
+            rows = db.execute("SELECT seq, message FROM tinyagent_messages WHERE "
                               "session_id = %s AND seq > %s ORDER BY seq",
                               (self._id(db, name), after)).fetchall()
-        return [ChatMessage.from_dict(json.loads(row[0])) for row in rows]
+        return [decode(name, seq, text) for seq, text in rows]
 
     def count(self, name: str) -> int:
         with self.transaction() as db:

@@ -31,7 +31,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from ..messages import ChatMessage
-from .base import SessionInfo, StoreBase, StoreError, SummaryState, check_name, missing
+from .base import (
+    SessionInfo,
+    StoreBase,
+    StoreError,
+    SummaryState,
+    check_name,
+    decode,
+    missing,
+)
 
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's transaction
 SCHEMA = """
@@ -49,6 +57,13 @@ CREATE TABLE IF NOT EXISTS summaries (
 """
 # A file written before the version check may hold a version twice: it still opens.
 UNIQUE = "CREATE UNIQUE INDEX IF NOT EXISTS versions ON summaries(session_id, version)"
+# Written into the file (PRAGMA user_version) when the tables are created: a file of a
+# newer layout is refused rather than half-read, and never written to.
+SCHEMA_VERSION = 1
+COLUMNS = {"sessions": ["id", "name", "strategy", "created_at", "updated_at"],
+           "messages": ["session_id", "seq", "message"],
+           "summaries": ["id", "session_id", "text", "covered_up_to",
+                         "compression_count", "version"]}
 
 
 def _create_private(path: str) -> None:
@@ -70,7 +85,7 @@ class SqliteStore(StoreBase):
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:", *,
                  clock: Callable[[], float] = time.time,
-                 lock_wait: float = LOCK_WAIT) -> None:
+                 lock_wait: float = LOCK_WAIT, create: bool = True) -> None:
         self.path, self.clock, self.lock_wait = os.fspath(path), clock, lock_wait
         if self.path == ":memory:":
             self.key = f"sqlite::memory:{id(self)}"  # private to this object
@@ -79,6 +94,9 @@ class SqliteStore(StoreBase):
                 raise StoreError(f"the SQLite path {self.path!r} is a folder: give a "
                                  "file name inside it, e.g. sessions.db")
             if not os.path.exists(self.path):
+                if not create:  # e.g. `sessions list`: looking must not create it
+                    raise StoreError(f"there is no SQLite file {self.path!r}: check "
+                                     "the path (a chat with --session creates it)")
                 _create_private(self.path)
             self.key = "sqlite:" + os.path.realpath(self.path)
         self._lock = threading.RLock()
@@ -88,9 +106,33 @@ class SqliteStore(StoreBase):
                                          isolation_level=None, check_same_thread=False)
         with self._guard("open"):
             self._conn.execute("PRAGMA foreign_keys = ON")  # deleting cascades
-            self._conn.executescript(SCHEMA)
+            if not self._check_layout():  # an empty file: make it ours
+                self._conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA "
+                                         f"user_version = {SCHEMA_VERSION}; COMMIT;")
             with contextlib.suppress(sqlite3.IntegrityError):
                 self._conn.execute(UNIQUE)
+
+    def _check_layout(self) -> bool:
+        """Whether the file holds our tables already. Another application's file, or
+        one of a newer layout, is refused before anything is written to it."""
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the SQLite file {self.path!r} was written by a newer "
+                             f"TinyAgent (layout {version}; this one reads "
+                             f"{SCHEMA_VERSION}): upgrade tinyagent, or choose "
+                             "another file")
+        tables = {row[0] for row in self._conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+            "'sqlite_%'")}
+        if not tables:
+            return False
+        found = {t: [c[1] for c in self._conn.execute(f"PRAGMA table_info({t})")]
+                 for t in COLUMNS if t in tables}
+        if found != COLUMNS:
+            raise StoreError(f"the SQLite file {self.path!r} is not a TinyAgent "
+                             "session database (its tables are another "
+                             "application's): choose another file")
+        return True
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
@@ -106,6 +148,8 @@ class SqliteStore(StoreBase):
                 fix = "the file is not an intact SQLite database: move it away"
             elif "readonly" in text or "unable to open" in text:
                 fix = "check that the file and its folder are writable"
+            elif "full" in text or "disk I/O" in text:
+                fix = "free some disk space, then try again; nothing was written"
             else:
                 raise
             raise StoreError(f"cannot {doing} the SQLite file {self.path!r} ({text}):"
@@ -120,7 +164,11 @@ class SqliteStore(StoreBase):
                 yield self._conn
                 self._conn.execute("COMMIT")  # may fail too (e.g. busy): roll back
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                # SQLite has already rolled back after some errors (a full disk):
+                # a second ROLLBACK would fail and hide the real cause.
+                if self._conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK")
                 raise
 
     @contextmanager
@@ -189,9 +237,9 @@ class SqliteStore(StoreBase):
     def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
         """A session's messages numbered above `after`, oldest first."""
         with self._read() as db:
-            rows = db.execute("SELECT message FROM messages WHERE session_id = ? AND "
-                              "seq > ? ORDER BY seq", (self._id(db, name), after))
-            return [ChatMessage.from_dict(json.loads(row[0])) for row in rows]
+            rows = db.execute("SELECT seq, message FROM messages WHERE session_id = ? "
+                              "AND seq > ? ORDER BY seq", (self._id(db, name), after))
+            return [decode(name, seq, text) for seq, text in rows]
 
     def count(self, name: str) -> int:
         with self._read() as db:
