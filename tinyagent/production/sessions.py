@@ -109,10 +109,11 @@ class Session:
     def add_all(self, messages: list[ChatMessage]) -> None:
         """Add a whole turn in one transaction: stored together, or not at all (a
         question never stays without its answer when the disk is full)."""
-        bad = next((m for m in messages if not isinstance(m, ChatMessage)), None)
-        if bad is not None or not messages:
-            raise TypeError(f"a session stores ChatMessages, got {bad!r}: use "
-                            "ChatMessage.user(text) or ChatMessage.assistant(text)")
+        bad = [m for m in messages if not isinstance(m, ChatMessage)]
+        if bad or not messages:
+            raise TypeError(f"a session stores ChatMessages, got "
+                            f"{(bad or [messages])[0]!r:.60}: use ChatMessage.user("
+                            "text) or ChatMessage.assistant(text)")
         try:
             number = self.store.append(self.name, messages)  # write-ahead
         except KeyError:  # the row is gone: another process deleted the session

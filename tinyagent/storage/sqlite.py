@@ -95,8 +95,8 @@ class SqliteStore(StoreBase):
                                  "file name inside it, e.g. sessions.db")
             if not os.path.exists(self.path):
                 if not create:  # e.g. `sessions list`: looking must not create it
-                    raise StoreError(f"there is no SQLite file {self.path!r}: check "
-                                     "the path (a chat with --session creates it)")
+                    raise StoreError(f"the SQLite file {self.path!r} does not exist: "
+                                     "check the path (chat --session creates it)")
                 _create_private(self.path)
             self.key = "sqlite:" + os.path.realpath(self.path)
         self._lock = threading.RLock()
