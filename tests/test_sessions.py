@@ -462,3 +462,22 @@ def test_a_tool_result_without_its_call_never_reaches_the_model(tmp_path):
     agent = ReActAgent(Spy(), bitmall_tools(), memory=memory, verbose=False)
     assert agent.run("Where is my order 88231?")
     assert all(m.tool_call_id != "call_gone" for m in seen[0])
+
+
+def test_a_failing_summarizer_loses_no_id_of_an_open_request(tmp_path):
+    """A hybrid session whose summarizer always fails (HTTP 500: the fallback
+    merges): after 16 refund requests and a reload, every order id is still in
+    the memory: open requests go last, and shrink to their ids before they go."""
+    store = SqliteStore(tmp_path / "s.db")
+    manager = SessionManager(store, lambda: HybridChatMemory(
+        FAILING, recent_size=4, summary_threshold=8), "hybrid")
+    session = manager.create("alice")
+    ids = [str(57100 + n) for n in range(16)]
+    for order in ids:
+        session.add_all([
+            ChatMessage.user(f"I want a refund for order {order}, it arrived broken "
+                             "and the box was crushed"),
+            ChatMessage.assistant(f"Refund for order {order} noted. Your pickup code "
+                                  f"is SF{order}00000, refund number RF2026{order}00.")])
+    memory = "\n".join(m.content for m in manager.load("alice").messages())
+    assert [order for order in ids if order not in memory] == []
