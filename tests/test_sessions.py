@@ -447,21 +447,21 @@ def test_a_huge_stored_message_is_loaded_cut_and_kept_whole(tmp_path):
     assert len(loaded.transcript()[0].content) == 5_000_000
 
 
-def test_a_tool_result_without_its_call_never_reaches_the_model(tmp_path):
-    """A tool message added by hand without its call: the agent leaves it out of
-    the request (the provider would reject every later turn), and answers."""
-    seen = []
+def test_a_tool_result_without_its_call_is_refused_before_it_is_stored(tmp_path):
+    """Session.add of a tool message whose call the session does not hold:
+    ValueError naming the call, nothing stored (stored, it would make the provider
+    reject every later turn of the session). With its call, it is accepted."""
+    from tinyagent.messages import ToolCall
 
-    class Spy:
-        def chat(self, messages, tools=None):
-            seen.append(messages)
-            return OFFLINE.chat(messages, tools)
-
-    memory = InMemoryChatMemory()
-    memory.add(ChatMessage.tool("call_gone", '{"status": "delivered"}'))
-    agent = ReActAgent(Spy(), bitmall_tools(), memory=memory, verbose=False)
-    assert agent.run("Where is my order 88231?")
-    assert all(m.tool_call_id != "call_gone" for m in seen[0])
+    store = SqliteStore(tmp_path / "s.db")
+    session = SessionManager(store, InMemoryChatMemory).create("alice")
+    with pytest.raises(ValueError, match="'call_gone'"):
+        session.add(ChatMessage.tool("call_gone", '{"status": "delivered"}'))
+    assert store.count("alice") == 0
+    call = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
+    session.add(ChatMessage.assistant("", [call]))
+    session.add(ChatMessage.tool("call_1", '{"status": "delivered"}'))
+    assert store.count("alice") == 2
 
 
 def test_a_failing_summarizer_loses_no_id_of_an_open_request(tmp_path):
@@ -477,7 +477,7 @@ def test_a_failing_summarizer_loses_no_id_of_an_open_request(tmp_path):
         session.add_all([
             ChatMessage.user(f"I want a refund for order {order}, it arrived broken "
                              "and the box was crushed"),
-            ChatMessage.assistant(f"Refund for order {order} noted. Your pickup code "
-                                  f"is SF{order}00000, refund number RF2026{order}00.")])
+            ChatMessage.assistant(f"Refund for order {order} noted. Pickup code "
+                                  f"SF{order}00000, refund number RF2026{order}00.")])
     memory = "\n".join(m.content for m in manager.load("alice").messages())
     assert [order for order in ids if order not in memory] == []

@@ -197,11 +197,13 @@ def admin():
 def test_a_dropped_server_connection_is_reconnected(tmp_path):
     """The server ends our connection (as a restart does): the next append and
     every one after it are saved, none is lost."""
-    with store_url("postgres", tmp_path) as url, open_store(url) as store, admin() as db:
+    with store_url("postgres", tmp_path) as url, open_store(url) as store, \
+            admin() as db:
         store.create_session("alice", "window")
         store.append("alice", MESSAGES[:1])
         for turn in range(3):
-            db.execute("SELECT pg_terminate_backend(%s)", (store._conn.info.backend_pid,))
+            db.execute("SELECT pg_terminate_backend(%s)",
+                       (store._conn.info.backend_pid,))
             assert store.append("alice", [ChatMessage.user(f"turn {turn}")]) == turn + 2
         assert store.count("alice") == 4
 
@@ -210,8 +212,9 @@ def test_a_row_lock_held_elsewhere_is_waited_for_a_bounded_time(tmp_path,
                                                                 monkeypatch):
     """Another transaction holds the session's row: append gives up after the lock
     wait (1 s here) with a one-line StoreError, instead of waiting for ever."""
-    monkeypatch.setattr("tinyagent.storage.postgres.LOCK_WAIT", 1)
-    with store_url("postgres", tmp_path) as url, open_store(url) as store, admin() as db:
+    monkeypatch.setattr("tinyagent.storage.postgres_setup.LOCK_WAIT", 1)
+    with store_url("postgres", tmp_path) as url, open_store(url) as store, \
+            admin() as db:
         store.create_session("alice", "window")
         schema = url.rsplit("%3D", 1)[1]
         with db.transaction():

@@ -28,10 +28,10 @@ from .guards import (
     same_calls,
 )
 from .llm import SupportsChat
-from .memory.base import ChatMemory, check_size, drop_orphans
+from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, ToolCall, clip
 from .tokens import count_messages_tokens
-from .tools.registry import ToolRegistry
+from .tools.registry import ToolRegistry, check_agent_parts
 
 SYSTEM_PROMPT = (
     "You are the customer-service assistant of BitMall, an online store. Help with "
@@ -103,17 +103,8 @@ class ReActAgent:
                    "one tool call")
         if labels not in ("en", "zh", "auto"):
             raise ValueError(f"labels must be 'en', 'zh' or 'auto', got {labels!r}")
-        # Checked now, not at the first turn: a wrong argument names itself here.
-        for name, value, needs, example in (
-                ("llm", llm, ("chat",), "LlmClient.from_env()"),
-                ("tools", tools, ("run", "schemas", "schema_tokens"), "bitmall_tools()"),
-                ("memory", memory, ("add", "messages"), "InMemoryChatMemory()")):
-            if (value is not None or name != "memory") and not all(
-                    callable(getattr(value, n, None)) for n in needs):
-                raise TypeError(f"{name} must have {'/'.join(needs)}(), got "
-                                f"{type(value).__name__}: pass e.g. {example}")
         self.labels_lang = labels  # "auto": the trace follows each user message
-        self.llm, self.tools, self.memory = llm, tools, memory
+        self.llm, self.tools, self.memory = check_agent_parts(llm, tools, memory)
         self.max_steps, self.max_tokens, self.verbose = max_steps, max_tokens, verbose
         self.labels = LABELS[labels == "zh"]
         # A model may ask for 2,000 refunds in one reply; the rest are refused.
@@ -133,9 +124,7 @@ class ReActAgent:
         Leading system messages from memory (a summary) are folded into the system
         prompt, because some providers reject system messages in mid-history.
         """
-        # drop_orphans: a tool result without its call (added by hand) would make
-        # the provider reject every later request
-        history = drop_orphans(self.memory.messages()) if self.memory else []
+        history = self.memory.messages() if self.memory is not None else []
         zh = self.labels_lang == "zh" or (self.labels_lang == "auto" and
                                           is_chinese(text))
         system = self.system_prompt
@@ -234,14 +223,12 @@ class ReActAgent:
             return
         # Only now does memory change: a turn that raised earlier left it as it was.
         kept = turn if self.remember_tool_calls else turn[:1]
-        add_all = getattr(self.memory, "add_all", None)  # a session: one transaction
         messages = [*kept, ChatMessage.assistant(answer)]
-        try:
-            if add_all is not None:
-                add_all(messages)
-            else:
-                for message in messages:
-                    self.memory.add(message)
+        try:  # a session's add_all stores the whole turn in one transaction
+            if hasattr(self.memory, "add_all"):
+                self.memory.add_all(messages)  # type: ignore[attr-defined]
+            for message in [] if hasattr(self.memory, "add_all") else messages:
+                self.memory.add(message)
         except Exception as exc:  # a database, say: read-only, locked, full
             raise TurnNotSavedError(answer, exc) from exc
 

@@ -45,7 +45,8 @@ class LimitedBody:
 
     def __init__(self, lib: Any, stream: Any, deadline: float, timeout: float,
                  encoding: str) -> None:
-        self.lib, self.stream, self.deadline, self.timeout = lib, stream, deadline, timeout
+        self.lib, self.stream = lib, stream
+        self.deadline, self.timeout = deadline, timeout
         # wbits 47 = 32 + 15: a zlib or a gzip stream, told apart by its header
         self.inflater = None if encoding in ("", "identity") else zlib.decompressobj(47)
 

@@ -28,19 +28,15 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import dataclasses
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from ..memory.base import ChatMemory
-from ..memory.compressed import CompressedMemory
-from ..messages import ChatMessage
+from ..messages import ChatMessage, Role
 from ..storage import SessionInfo, Store, StoreError, SummaryState, check_name
+from .restore import restore, snapshot, summarized
 
-# A stored message longer than this is loaded into the memory cut (the log keeps it
-# whole): one 50 MB message must not cost a gigabyte to tokenize at every start.
-MAX_LOADED_CHARS = 100_000
 REBUILD_ATTEMPTS = 3  # then another writer is too busy: the rebuild gives up
 
 
@@ -51,39 +47,6 @@ class SessionDeletedError(StoreError):
         super().__init__(f"session {name!r} was deleted while in use: its earlier "
                          "turns are gone and this one was not saved; start it again "
                          "to begin a new conversation")
-
-
-def loaded(message: ChatMessage) -> ChatMessage:
-    """`message`, cut to MAX_LOADED_CHARS characters if it is longer."""
-    if len(message.content) <= MAX_LOADED_CHARS:
-        return message
-    cut = f"{message.content[:MAX_LOADED_CHARS]}… [cut: {len(message.content):,} chars]"
-    return dataclasses.replace(message, content=cut)
-
-
-def summarized(memory: ChatMemory) -> CompressedMemory | None:
-    """`memory` if it keeps a summary (and so a record to save), else None."""
-    return memory if isinstance(memory, CompressedMemory) else None
-
-
-def snapshot(memory: ChatMemory) -> SummaryState | None:
-    """The summary record of `memory`; None for a memory without a summary."""
-    summary = summarized(memory)
-    return summary.state if summary is not None else None
-
-
-def restore(memory: ChatMemory, store: Store, name: str) -> int:
-    """Fill `memory` from the store, without a model call; the messages it reflects."""
-    if (summary := summarized(memory)) is not None:  # newest snapshot + the rest
-        state = store.summary(name) or SummaryState()
-        after = store.messages(name, after=state.covered_up_to)
-        summary.restore(state, [loaded(m) for m in after])
-        return state.covered_up_to + len(after)
-    memory.clear()  # a window or a plain list: replay the log, it trims itself
-    log = store.messages(name)
-    for message in log:
-        memory.add(loaded(message))
-    return len(log)
 
 
 class Session:
@@ -114,6 +77,7 @@ class Session:
             raise TypeError(f"a session stores ChatMessages, got "
                             f"{(bad or [messages])[0]!r:.60}: use ChatMessage.user("
                             "text) or ChatMessage.assistant(text)")
+        self._check_calls(messages)
         try:
             number = self.store.append(self.name, messages)  # write-ahead
         except KeyError:  # the row is gone: another process deleted the session
@@ -134,6 +98,19 @@ class Session:
                 self.memory.add(message)
         if self.conflicts != conflicts and self._summary is not None:
             self._summary.compress_if_due()  # our summary lost: plan again from theirs
+
+    def _check_calls(self, messages: list[ChatMessage]) -> None:
+        """A tool result must answer a call the session holds: stored without it,
+        every later request would be rejected (HTTP 400), for good."""
+        answers = [m.tool_call_id for m in messages if m.role is Role.TOOL]
+        if answers:
+            called = {c.id for m in [*self.memory.messages(), *messages]
+                      for c in m.tool_calls}
+            for call_id in answers:
+                if call_id not in called:
+                    raise ValueError(f"a tool message answers the call {call_id!r}, "
+                                     f"which session {self.name!r} does not hold: "
+                                     "add the assistant message with that call first")
 
     def messages(self) -> list[ChatMessage]:
         return self.memory.messages()

@@ -18,7 +18,6 @@ rules make it safe for many writers (threads, processes, servers) on one session
 from __future__ import annotations
 
 import json
-
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar, runtime_checkable

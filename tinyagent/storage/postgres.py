@@ -10,10 +10,9 @@ writers of one session take turns and writers of different sessions do not wait
 for each other. Needs psycopg 3: `pip install -e ".[postgres]"`.
 
 One connection per store, shared by the threads of a process under a lock; if the
-server drops it (a restart), the next transaction connects again. A lock held
-elsewhere is waited for at most LOCK_WAIT seconds. Tables that exist are not created
-again, so a role with only read and write rights on them can use the store. Left
-out: connection pools, schemas other than the default, migrations.
+server drops it (a restart), the next transaction connects again. Bounded waits and
+tables created only where missing: postgres_setup.py. Left out: connection pools,
+schemas other than the default, migrations.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..messages import ChatMessage
-from ..settings import mask_url, scrub, url_secrets
+from ..settings import url_secrets
 from .base import (
     SessionInfo,
     StoreBase,
@@ -37,32 +36,9 @@ from .base import (
     decode,
     missing,
 )
+from .postgres_setup import connect, create_missing, first_line, safe_url
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tinyagent_sessions (
-    id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, strategy TEXT NOT NULL,
-    created_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
-CREATE TABLE IF NOT EXISTS tinyagent_messages (
-    session_id BIGINT NOT NULL REFERENCES tinyagent_sessions(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq));
-CREATE TABLE IF NOT EXISTS tinyagent_summaries (
-    session_id BIGINT NOT NULL REFERENCES tinyagent_sessions(id) ON DELETE CASCADE,
-    version INTEGER NOT NULL, text TEXT, covered_up_to INTEGER NOT NULL,
-    compression_count INTEGER NOT NULL, PRIMARY KEY (session_id, version));
-"""
-
-
-TABLES = ("tinyagent_sessions", "tinyagent_messages", "tinyagent_summaries")
-# A writer waits this long for another's row lock, a statement runs at most this
-# long: then a one-line StoreError, not a wait without end (SQLite's lock_wait).
-LOCK_WAIT, STATEMENT_TIMEOUT = 10, 30
-
-
-def safe_url(url: str) -> str:
-    """The URL with its password masked, for messages and `key`: in the user part
-    (even holding an unencoded "#", "/" or "@") and in `?password=`."""
-    return mask_url(url, keep_user=True)
-
+__all__ = ["PostgresStore", "safe_url"]
 
 class PostgresStore(StoreBase):
     """`PostgresStore("postgresql://user@host:5432/db")`."""
@@ -80,33 +56,14 @@ class PostgresStore(StoreBase):
         self._lock = threading.RLock()
         self._conn: Any = self._connect()
         with self.transaction() as db:
-            # Tables that exist are used as they are: a role allowed only to read
-            # and write them (no CREATE) can open the store.
-            found = db.execute("SELECT " + ", ".join(
-                f"to_regclass('{t}') IS NOT NULL" for t in TABLES)).fetchone()
-            if not all(found):
-                db.execute("SELECT pg_advisory_xact_lock(7411)")  # one creator
-                db.execute(SCHEMA)
+            create_missing(db)
 
     def _connect(self) -> Any:
-        """A new connection with bounded lock and statement waits."""
-        psycopg = self._psycopg
-        try:
-            conn = psycopg.connect(self._url, autocommit=True,
-                                   connect_timeout=self._connect_timeout)
-            conn.execute(f"SET lock_timeout = '{LOCK_WAIT}s'")
-            conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}s'")
-            return conn
-        except psycopg.Error as error:
-            # libpq may quote the URL (a bad percent-escape): its secrets are masked
-            first = self._first_line(error)
-            raise StoreError(f"cannot connect to {self.key} ({first}): is the server "
-                             "running, and are the URL's user and database right?"
-                             ) from None
+        return connect(self._psycopg, self._url, self._connect_timeout, self.key,
+                       self._secrets)
 
     def _first_line(self, error: Exception) -> str:
-        text = str(error).strip()
-        return scrub(text.splitlines()[0] if text else "", self._secrets)
+        return first_line(error, self._secrets)
 
     def _begin(self) -> Any:
         """BEGIN, on a new connection if the server dropped ours (a restart).

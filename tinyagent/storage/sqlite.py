@@ -40,46 +40,11 @@ from .base import (
     decode,
     missing,
 )
+from .sqlite_file import SCHEMA, create_private, prepare
+
+__all__ = ["SCHEMA", "LOCK_WAIT", "SqliteStore"]  # SCHEMA: for production.sqlite_store
 
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's transaction
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, strategy TEXT NOT NULL,
-    created_at REAL NOT NULL, updated_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS messages (
-    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq));
-CREATE TABLE IF NOT EXISTS summaries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-    text TEXT, covered_up_to INTEGER NOT NULL, compression_count INTEGER NOT NULL,
-    version INTEGER NOT NULL);
-"""
-# A file written before the version check may hold a version twice: it still opens.
-UNIQUE = "CREATE UNIQUE INDEX IF NOT EXISTS versions ON summaries(session_id, version)"
-# Written into the file (PRAGMA user_version) when the tables are created: a file of a
-# newer layout is refused rather than half-read, and never written to.
-SCHEMA_VERSION = 1
-COLUMNS = {"sessions": ["id", "name", "strategy", "created_at", "updated_at"],
-           "messages": ["session_id", "seq", "message"],
-           "summaries": ["id", "session_id", "text", "covered_up_to",
-                         "compression_count", "version"]}
-
-
-def _create_private(path: str) -> None:
-    """Create an empty file with mode 600 (conversations are personal data)."""
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        pass  # another process was faster: fine
-    except OSError as error:
-        folder = os.path.dirname(os.path.abspath(path))
-        why = ("its folder does not exist: create it" if not os.path.isdir(folder)
-               else "its folder is not writable: choose another path")
-        raise StoreError(f"cannot create the SQLite file {path!r} ({error.strerror}):"
-                         f" {why}") from None
-
-
 class SqliteStore(StoreBase):
     """`SqliteStore("chats.db")` or `SqliteStore()` (in memory)."""
 
@@ -97,7 +62,7 @@ class SqliteStore(StoreBase):
                 if not create:  # e.g. `sessions list`: looking must not create it
                     raise StoreError(f"the SQLite file {self.path!r} does not exist: "
                                      "check the path (chat --session creates it)")
-                _create_private(self.path)
+                create_private(self.path)
             self.key = "sqlite:" + os.path.realpath(self.path)
         self._lock = threading.RLock()
         # isolation_level=None: no implicit transactions, ours are written out below
@@ -106,33 +71,7 @@ class SqliteStore(StoreBase):
                                          isolation_level=None, check_same_thread=False)
         with self._guard("open"):
             self._conn.execute("PRAGMA foreign_keys = ON")  # deleting cascades
-            if not self._check_layout():  # an empty file: make it ours
-                self._conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA "
-                                         f"user_version = {SCHEMA_VERSION}; COMMIT;")
-            with contextlib.suppress(sqlite3.IntegrityError):
-                self._conn.execute(UNIQUE)
-
-    def _check_layout(self) -> bool:
-        """Whether the file holds our tables already. Another application's file, or
-        one of a newer layout, is refused before anything is written to it."""
-        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"the SQLite file {self.path!r} was written by a newer "
-                             f"TinyAgent (layout {version}; this one reads "
-                             f"{SCHEMA_VERSION}): upgrade tinyagent, or choose "
-                             "another file")
-        tables = {row[0] for row in self._conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-            "'sqlite_%'")}
-        if not tables:
-            return False
-        found = {t: [c[1] for c in self._conn.execute(f"PRAGMA table_info({t})")]
-                 for t in COLUMNS if t in tables}
-        if found != COLUMNS:
-            raise StoreError(f"the SQLite file {self.path!r} is not a TinyAgent "
-                             "session database (its tables are another "
-                             "application's): choose another file")
-        return True
+            prepare(self._conn, self.path)  # ours, or made ours if empty
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
