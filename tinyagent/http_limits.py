@@ -5,7 +5,8 @@ call may take at most. Three things a server can do break that promise, or the
 memory, unless the client bounds them itself:
 
 - a slow trickle (a byte every half second) never trips the HTTP timeout, which
-  counts per read: here the whole body must arrive within the attempt's timeout;
+  counts per read: here the whole body must arrive within the attempt's timeout
+  (at the deadline a timer shuts the socket, so a blocked read ends too);
 - a small gzip body can inflate a thousandfold: here the body is inflated by us,
   and refused past MAX_BODY_BYTES (a reply is capped at about a thousand tokens, so
   a few megabytes is already far more than any real one);
@@ -20,7 +21,10 @@ brotli or zstd bodies (refused: they cannot be inflated with a bound here).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import socket
+import threading
 import time
 import weakref
 import zlib
@@ -44,21 +48,40 @@ class LimitedBody:
     """A response body read within a deadline and a size, inflated by us."""
 
     def __init__(self, lib: Any, stream: Any, deadline: float, timeout: float,
-                 encoding: str) -> None:
-        self.lib, self.stream = lib, stream
+                 encoding: str, sock: Any) -> None:
+        self.lib, self.stream, self.socket = lib, stream, sock
         self.deadline, self.timeout = deadline, timeout
         # wbits 47 = 32 + 15: a zlib or a gzip stream, told apart by its header
         self.inflater = None if encoding in ("", "identity") else zlib.decompressobj(47)
 
     def __iter__(self) -> Iterator[bytes]:
+        # At the deadline the socket is shut: a read blocked between two bytes of a
+        # trickle returns at once, and the attempt ends on time, not a byte later.
+        timer = threading.Timer(max(self.deadline - time.monotonic(), 0), self.cut)
+        timer.daemon = True
+        timer.start()
         size = 0
-        for raw in self.stream:
-            if time.monotonic() > self.deadline:
-                raise self.lib.ReadTimeout(f"the reply took longer than "
-                                           f"{self.timeout:g}s to arrive")
-            chunk = self.inflate(raw, MAX_BODY_BYTES - size)
-            size += len(chunk)
-            yield chunk
+        try:
+            for raw in self.stream:
+                if time.monotonic() > self.deadline:
+                    raise self.timed_out()
+                chunk = self.inflate(raw, MAX_BODY_BYTES - size)
+                size += len(chunk)
+                yield chunk
+        except self.lib.TransportError:
+            if time.monotonic() >= self.deadline:  # we shut it: say why
+                raise self.timed_out() from None
+            raise
+        finally:
+            timer.cancel()
+
+    def timed_out(self) -> Exception:
+        return self.lib.ReadTimeout(f"the reply took longer than {self.timeout:g}s "
+                                    "to arrive")
+
+    def cut(self) -> None:
+        with contextlib.suppress(OSError, AttributeError):
+            self.socket.shutdown(socket.SHUT_RDWR)
 
     def inflate(self, raw: bytes, room: int) -> bytes:
         if self.inflater is None:
@@ -104,8 +127,10 @@ def limited_client(timeout: float) -> Any:
         if encoding:
             del headers["content-encoding"]  # inflated by LimitedBody, within bounds
         begun = started.get(response.request, time.monotonic())
+        network = response.extensions.get("network_stream")
+        sock = network.get_extra_info("socket") if network is not None else None
         response.stream = body(lib, response.stream, begun + timeout, timeout,
-                                      encoding)
+                               encoding, sock)
 
     return openai.DefaultHttpxClient(event_hooks={"request": [on_request],
                                                   "response": [on_response]})
