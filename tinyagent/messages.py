@@ -156,14 +156,14 @@ def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
         return raw if depth(raw) <= MAX_DEPTH else {
             "__raw__": f"(an object nested deeper than {MAX_DEPTH} levels)"}
     if len(raw) > MAX_ARGUMENT_CHARS:  # kept whole, a trace would print megabytes
-        return {"__raw__": f"{raw[:80]}… ({len(raw):,} characters, over the "
-                           f"{MAX_ARGUMENT_CHARS:,} a call may take)"}
+        return {"__raw__": f"({len(raw):,} characters, over the "
+                           f"{MAX_ARGUMENT_CHARS:,} a call may take) {raw[:40]}…"}
     try:
         value = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deep
         return {"__raw__": raw[:1000]}
     if isinstance(value, dict) and depth(value) > MAX_DEPTH:
-        return {"__raw__": f"{clip(raw, 80)} (nested deeper than {MAX_DEPTH} levels)"}
+        return {"__raw__": f"(nested deeper than {MAX_DEPTH} levels) {clip(raw, 60)}"}
     return value if isinstance(value, dict) else {"__raw__": raw}
 
 
