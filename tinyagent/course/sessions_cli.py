@@ -6,7 +6,10 @@ summary, its version and what it covers, and the verbatim tail), compress one ag
 from its full log, or delete it. `--db` takes a SQLite file name or a
 postgresql:// URL (tinyagent.storage.open_store). `open_session` is also what
 `tinyagent chat --session` uses: a session keeps the strategy it was created with.
-Left out: renaming, exporting, and filtering the list.
+Looking never creates a database; stored text is printed with its control characters
+escaped (it must not drive the terminal); `delete` refuses a session used in the
+last minute, which a chat may still hold, unless --force. Left out: renaming,
+exporting, and filtering the list.
 """
 
 from __future__ import annotations
