@@ -8,8 +8,9 @@ memory, unless the client bounds them itself:
   counts per read: here the whole body must arrive within the attempt's timeout
   (at the deadline a timer shuts the socket, so a blocked read ends too);
 - a small gzip body can inflate a thousandfold: here the body is inflated by us,
-  and refused past MAX_BODY_BYTES (a reply is capped at about a thousand tokens, so
-  a few megabytes is already far more than any real one);
+  and refused past MAX_INFLATED_BYTES (a reply is capped at about a thousand
+  tokens, so two megabytes is already far more than any real one); a plain body
+  is refused past MAX_BODY_BYTES;
 - the SDK honours a Retry-After of up to two minutes: here a wait longer than the
   back-off the banner counted is dropped, and the SDK's own back-off applies.
 
@@ -31,7 +32,8 @@ import zlib
 from collections.abc import Iterator
 from typing import Any
 
-MAX_BODY_BYTES = 8 * 2**20
+MAX_BODY_BYTES = 8 * 2**20  # as sent; a server ignoring max_tokens still stops here
+MAX_INFLATED_BYTES = 2 * 2**20  # a compressed body, inflated: real ones are kilobytes
 SHORTEST_BACKOFF = 0.5  # seconds: the SDK's first back-off, the least max_wait counts
 ORIGINAL_RETRY_AFTER = "x-tinyagent-retry-after"  # kept for the error's hint
 
@@ -60,12 +62,12 @@ class LimitedBody:
         timer = threading.Timer(max(self.deadline - time.monotonic(), 0), self.cut)
         timer.daemon = True
         timer.start()
-        size = 0
+        size, limit = 0, MAX_BODY_BYTES if self.inflater is None else MAX_INFLATED_BYTES
         try:
             for raw in self.stream:
                 if time.monotonic() > self.deadline:
                     raise self.timed_out()
-                chunk = self.inflate(raw, MAX_BODY_BYTES - size)
+                chunk = self.inflate(raw, limit - size, limit)
                 size += len(chunk)
                 yield chunk
         except self.lib.TransportError:
@@ -83,7 +85,7 @@ class LimitedBody:
         with contextlib.suppress(OSError, AttributeError):
             self.socket.shutdown(socket.SHUT_RDWR)
 
-    def inflate(self, raw: bytes, room: int) -> bytes:
+    def inflate(self, raw: bytes, room: int, limit: int) -> bytes:
         if self.inflater is None:
             chunk = raw
         else:
@@ -94,7 +96,7 @@ class LimitedBody:
                                              f"({error})") from None
         if len(chunk) > room or (self.inflater and self.inflater.unconsumed_tail):
             raise self.lib.DecodingError(f"the reply is larger than "
-                                         f"{MAX_BODY_BYTES // 2**20} MB")
+                                         f"{limit // 2**20} MB")
         return chunk
 
     def close(self) -> None:
