@@ -103,7 +103,8 @@ def chat(memory_name: str, session: str | None = None,
     interactive = sys.stdin.isatty()
     if interactive:
         print(llm.describe())
-        print(f"Memory: {memory_name}. Type /memory to see it, /quit to leave.")
+        print(f"Memory: {memory_name}. Type /memory to see it, /help for help, "
+              "/quit to leave.")
     if session is not None:  # notebook 07: each message is saved as it arrives
         from ..storage import open_store
         from .sessions_cli import open_session
