@@ -218,7 +218,7 @@ class ReActAgent:
         return trace.answer
 
     def _remember(self, turn: list[ChatMessage], answer: str) -> None:
-        """Commit the turn in one go: user message (steps if remember_tool_calls), answer."""
+        """Commit the turn at once: the user message (and steps), then the answer."""
         if self.memory is None:
             return
         # Only now does memory change: a turn that raised earlier left it as it was.
