@@ -15,8 +15,9 @@ When the summary is over budget, something must go, in this order:
    several items ("- Products: S20 Pro ¥2499; AirX ¥399") loses its first, oldest
    item first, and goes whole only when one item is left;
 3. the oldest ids of resolved matters on the ids line;
-4. the oldest lines about open matters (pending, in transit, an open request), their
-   ids moving to the ids line; then those ids, oldest first.
+4. the oldest lines about open matters (pending, in transit, an open request, and
+   what the customer stated or was promised: "- Delivery: after 6 pm"), their ids
+   moving to the ids line; then those ids, oldest first.
 
 So what was settled long ago goes first, and the ids of what is still open stay
 longest. `fit` returns what it evicted; the memories count it in `stats()`. Left out:
@@ -36,7 +37,11 @@ IDS_LINE = "- ids kept: "
 IDS_LINE_ZH = "- 保留编号："  # a Chinese summary's ids line (lang="zh")
 IDS_LINES = (IDS_LINE, IDS_LINE_ZH)
 OPEN = re.compile(r"pending|in transit|not shipped|processing|awaiting|open request"
-                  r"|requested|待|运输中|未发货|处理中", re.I)
+                  r"|requested|待|运输中|未发货|处理中"
+                  # what the customer asked for and why, and what the agent promised:
+                  # they hold until the customer says otherwise, so they count as open
+                  r"|^- (?:Delivery|Contact|Budget|Reason|Preference|Promise|Note|送货"
+                  r"|联系方式|预算|原因|偏好|承诺|备注)\b", re.I)
 
 ITEMS = re.compile(r"^(- [^:：;；]{1,20}[:：]\s*)(.*[;；].*)$")  # "- Label: a; b"
 

@@ -22,7 +22,8 @@ from typing import Any
 from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
-from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, read_item
+from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_item, read_line
+from .statements import TOPICS, is_question, key_words, statements
 
 # Per section of the JSON summary: a structured summary stays readable, and bounded,
 # only if each of its sections is (notebook 07 sets the same caps on its side).
@@ -37,12 +38,12 @@ ENTITIES = ("order", "refund", "product")  # the ledger's kinds with an id or na
 PLEASANTRY = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|great|bye|sure|"
                         r"you're welcome|glad to help|好的|谢谢|你好|嗯|好|再见|不客气)"
                         r"[\s!.,。！，~]*$", re.I)
-PREFERS = re.compile(r"\b(prefer|would rather|budget|don't want|do not want"
-                     r"|no more than|my name is|call me)\b"
-                     r"|喜欢|希望|预算|不要|我叫", re.I)
-SECTIONS = re.compile(r"^(Order|Refund|Product|订单|退款|商品)")
-PENDING = re.compile(r"^(Open request|待处理)|pending|in transit|not shipped"
-                     r"|待|运输中|未发货")
+SECTIONS = re.compile(r"^(Order|Refund|Product|Reason|订单|退款|商品|原因)")
+PENDING = re.compile(r"^(Open request|待处理|Promise|承诺)|pending|in transit"
+                     r"|not shipped|待|运输中|未发货")
+# What the customer asked for: the section "preferences and constraints".
+STATED = re.compile("^(" + "|".join(label for topic in ("budget", "contact",
+                    "delivery", "prefers") for label in TOPICS[topic]) + ")")
 RESOLVED = re.compile(r"delivered|approved|refunded|已签收|已通过|已退款")
 
 
@@ -115,12 +116,18 @@ def tool_fact(r: dict[str, Any]) -> str | None:
 
 
 def _from_json(block: str) -> str:
-    """A previous summary in JSON form (notebook 07) contributes its running summary."""
+    """A previous summary in JSON form (notebook 07): its sections' items, then its
+    running summary (the newest lines), each line once."""
     try:
         value = json.loads(block)
     except json.JSONDecodeError:
         return block
-    return str(value.get("running_summary", "")) if isinstance(value, dict) else block
+    if not isinstance(value, dict):
+        return block
+    items = [str(i) for key in ("confirmed_facts", "preferences", "resolved",
+                                "pending") for i in value.get(key) or ()]
+    lines = [*items, *str(value.get("running_summary", "")).splitlines()]
+    return "\n".join(dict.fromkeys(lines))
 
 
 def read_previous(ledger: Ledger, block: str) -> None:
@@ -130,6 +137,10 @@ def read_previous(ledger: Ledger, block: str) -> None:
     for raw in _from_json(block).splitlines():
         line = raw.strip().removeprefix("- ").strip()
         if not line or NONE.match(line) or IDS_LINE.match(line):
+            continue
+        stated = read_line(line)  # "Delivery: after 6 pm": what the customer said
+        if stated:
+            ledger.add(stated)
             continue
         match = re.match(r"([^:：]{1,16}?)\s*[:：]\s*(.*)$", line)
         label, rest = (match.group(1), match.group(2)) if match else ("", line)
@@ -182,14 +193,21 @@ def fact_lines(messages: list[dict[str, Any]]) -> list[str]:
             start = text.find("{")
             text = tool_fact(parse_result(text[start:] if start >= 0 else text)) or ""
         if role == "user":
-            if PREFERS.search(text):
-                ledger.add(Fact("prefers", clip(text, 80), {"text": clip(text, 80)}))
-            elif index == last_user and not any(
+            order = (intents.ORDER_ID.findall(text) or [context.get("order")])[0]
+            stated = [as_fact(said, order) for said in statements(text)]
+            for fact in stated:  # in the customer's words: what they want, and why
+                ledger.add(fact)
+            if index == last_user and not any(
                     r == "assistant" for r, _ in entries[index + 1:]):
                 ledger.add(Fact("open", text, {"text": clip(text, 80)}))
-            else:
+            elif not stated:
                 unknown.append(text)
+                if not is_question(text) and intents.detect_intent(text) == "help" \
+                        and len(key_words(text)) > 12:  # a statement no cue knows
+                    ledger.add(Fact("note", key_words(text), {"text": key_words(text)}))
             continue
+        for promise in statements(text, "assistant"):  # "we'll call you back …"
+            ledger.add(as_fact(promise))
         for sentence in SENTENCE.split(text):
             sentence = sentence.strip(" -•")
             facts = read_sentence(sentence, context) if sentence else []
@@ -238,7 +256,7 @@ def structured(lines: list[str], zh: bool = False) -> dict[str, Any]:
     return {"running_summary": "\n".join(lines) or nothing,
             "goal": clip(asks[-1], MAX_ITEM_CHARS) if asks else "",
             "confirmed_facts": pick(SECTIONS),
-            "preferences": pick(re.compile(r"^(Preference|偏好)")),
+            "preferences": pick(STATED),
             "resolved": pick(RESOLVED),
             "pending": pick(PENDING),
             "retrieval_hints": ids[-MAX_ITEMS:]}
