@@ -232,8 +232,7 @@ HANDLERS: dict[str, Callable[[Conversation], Reply]] = {
     "recommend": recommend, "price": price_or_buy, "buy": price_or_buy,
     "compare": compare, "promotion": promotion, "recall": recall, "policy": policy,
     "time": current_time, "help": lambda c: Reply(replies.help_text(c.lang)),
-    "recall_fact": lambda c: Reply(said.recall_fact(
-        c, said.asked_topic(c.user_text) or "prefers")),
+    "recall_fact": lambda c: Reply(said.recall_fact(c)),
 }
 
 

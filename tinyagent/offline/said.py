@@ -41,8 +41,10 @@ def find(c: Conversation, topic: str) -> str | None:
     return None
 
 
-def recall_fact(c: Conversation, topic: str) -> str:
-    """What the customer said on `topic` (or the agent promised), from the messages."""
+def recall_fact(c: Conversation) -> str:
+    """What the customer said on the topic asked about (or what the agent promised),
+    from the messages."""
+    topic = asked_topic(c.user_text) or "prefers"
     text = find(c, topic)
     if text is None:
         what = say(c.lang, TOPICS[topic][0].lower(), TOPICS[topic][1])

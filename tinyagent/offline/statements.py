@@ -32,9 +32,10 @@ NUMBER = r"(?:¥|\$|rmb\s?)?\d[\d,.]*\s?(?:k\b|yuan|rmb|dollars?|块|元)?"
 STRONG = {  # topic -> the words that say it
     "budget": _words(rf"\bbudget\b|\bafford\b|\bspend\b|\b(?:under|below|less than|"
                      rf"no more than|at most|up to|max(?:imum)?)\s+{NUMBER}",
-                     r"预算|以内|以下|不超过|最多.{0,4}\d|\d+\s?(?:元|块)(?:钱)?左右"),
+                     r"预算|以内|以下|(?:不|不能|别)超过|最多.{0,4}\d|\d+\s?(?:元|块)(?:钱)?左右"),
     "contact": _words(r"\b(?:e-?mail|phone|call(?:s|ing)?|text(?:s|ing)? me|sms|"
-                      r"wechat|whatsapp|contact|reach me|ring me|message me)\b",
+                      r"wechat|whatsapp|contact|reach(?:ed)? me|ring me|message me|"
+                      r"get in touch)\b",
                       r"邮件|邮箱|电话|短信|微信|联系|打给我"),
     "delivery": _words(r"\b(?:deliver\w*|ship(?:ping|ped)?|courier|drop (?:it|the "
                        r"\w+) off|leave (?:it|the \w+)|doorstep|front door|reception|"
@@ -72,8 +73,9 @@ PROMISE = _words(r"\b(?:i|we|our \w+|someone|a colleague|an agent)\s*(?:will|'ll
                  r"\d+\s?(?:小时|个工作日|天)内).{0,8}(?:回电|打电话|致电|联系|回复|"
                  r"跟进|发送|安排|通知)")
 # Asking back what was said is not saying it again.
-RECALLING = _words(r"\b(?:did i|i (?:said|told|mentioned|asked)|was my|were my|"
-                   r"again|remind me|did you say|you (?:said|promised))\b",
+RECALLING = _words(r"\b(?:did i|i (?:said|told|mentioned|asked|reported|wanted)|"
+                   r"was my|were my|again|remind me|did you say|"
+                   r"you (?:said|promised))\b",
                    r"来着|刚才|之前|说过|我说的|提过|为什么|原因是什么|答应")
 QUESTION = re.compile(r"[?？]\s*$|(?:吗|么|呢)[。!！]?\s*$|什么|多少|几点|怎么|哪")
 POLITE = re.compile(r"^\s*(?:please|can you|could you|would you|can we|could we|"
@@ -127,8 +129,13 @@ def shorten(sentence: str, topic: str) -> str:
         return text
     cues = [p for p in (STRONG.get(topic), WEAK.get(topic), PROMISE) if p]
     clauses = [c.strip(" ,;，；、") for c in CLAUSE.split(text) if c.strip(" ,;，；、")]
-    kept = [c for c in clauses if any(p.search(c) for p in cues)] or clauses[:1]
-    short = ("，" if zh else ", ").join(kept)
+    kept = [k for k, c in enumerate(clauses) if any(p.search(c) for p in cues)] or [0]
+    if kept == list(range(kept[0], kept[-1] + 1)):  # one run: the words as written
+        start = text.find(clauses[kept[0]])
+        last = text.find(clauses[kept[-1]], start)
+        short = text[start:last + len(clauses[kept[-1]])]
+    else:
+        short = ("，" if zh else ", ").join(clauses[k] for k in kept)
     if len(short) > width:
         short = short[: width - 1].rstrip(" ,，") + "…"
     keys = (k.strip(" ,.，。") for k in KEY.findall(text))
@@ -148,8 +155,8 @@ def statements(text: str, role: str = "user") -> list[Statement]:
     return list(found.values())
 
 
-LINE = re.compile(r"^(?:- )?(\S[^:：(（]{0,20}?)\s*(?:[(（](?:order|订单)\s*(\d{5})[)）])?"
-                  r"\s*[:：]\s*(.+)$", re.I)
+LINE = re.compile(r"^(?:- )?(\S[^:：(（]{0,20}?)"  # the label, then the order if any
+                  r"\s*(?:[(（](?:order|订单)\s*(\d{5})[)）])?\s*[:：]\s*(.+)$", re.I)
 BY_LABEL = {label.lower(): topic for topic, pair in TOPICS.items() for label in pair}
 
 
@@ -168,8 +175,8 @@ ASK = {"promise": _words(r"\byou (?:said|promised)\b.*\b(?:call|e-?mail|contact|
                          r"reply|get back|send)|\bcall me back\b|\bget back to me\b",
                          r"答应|承诺|回电|你们?(?:说|讲)过?.{0,8}(?:联系|回复|打电话)"),
        "reason": _words(r"\bwhy\b|\breason\b|\bwrong\b|\bproblem\b|\bissue\b",
-                        r"为什么|原因|什么问题|毛病|怎么了"),
-       "budget": _words(r"\bbudget\b|\bspend\b|\bafford\b", r"预算"),
+                        r"为什么|原因|问题|毛病|故障|怎么了"),
+       "budget": _words(r"\bbudget\b|\bspend\b|\bafford\b", r"预算|最多花|花多少"),
        "contact": _words(r"\bcontact\w*\b|\breach\b|\bget in touch\b",
                          r"联系"),
        "delivery": _words(r"\bwhen\b|\bwhat time\b|\bdeliver\w*\b",

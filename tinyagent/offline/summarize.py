@@ -23,11 +23,8 @@ from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
 from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_item, read_line
-from .statements import TOPICS, is_question, key_words, statements
-
-# Per section of the JSON summary: a structured summary stays readable, and bounded,
-# only if each of its sections is (notebook 07 sets the same caps on its side).
-MAX_ITEMS, MAX_ITEM_CHARS = 6, 80
+from .sections import structured
+from .statements import is_question, key_words, statements
 
 ENTRY = re.compile(r"^\[(user|assistant|tool|system)\]\s?(.*)$")
 PREVIOUS = re.compile(r"previous summary\s*:?|之前的摘要\s*[:：]?", re.I)
@@ -38,13 +35,6 @@ ENTITIES = ("order", "refund", "product")  # the ledger's kinds with an id or na
 PLEASANTRY = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|great|bye|sure|"
                         r"you're welcome|glad to help|好的|谢谢|你好|嗯|好|再见|不客气)"
                         r"[\s!.,。！，~]*$", re.I)
-SECTIONS = re.compile(r"^(Order|Refund|Product|Reason|订单|退款|商品|原因)")
-PENDING = re.compile(r"^(Open request|待处理|Promise|承诺)|pending|in transit"
-                     r"|not shipped|待|运输中|未发货")
-# What the customer asked for: the section "preferences and constraints".
-STATED = re.compile("^(" + "|".join(label for topic in ("budget", "contact",
-                    "delivery", "prefers") for label in TOPICS[topic]) + ")")
-RESOLVED = re.compile(r"delivered|approved|refunded|已签收|已通过|已退款")
 
 
 def is_summary_request(messages: list[dict[str, Any]],
@@ -231,32 +221,3 @@ def summarize(messages: list[dict[str, Any]]) -> str:
         return "\n".join(f"- {line}" for line in lines) or (
             "- （没有需要保留的内容）" if zh else "- (nothing to keep)")
     return json.dumps(structured(lines, zh), ensure_ascii=False, indent=1)
-
-
-def id_hint(value: str, zh: bool = False) -> str:
-    """"refund RF…", "tracking SF…" or "order 88231": an id with its kind."""
-    if intents.REFUND_ID.fullmatch(value):
-        kind = "退款" if zh else "refund"
-    elif intents.TRACKING_ID.fullmatch(value):
-        kind = "运单" if zh else "tracking"
-    else:
-        kind = "订单" if zh else "order"
-    return f"{kind} {value}"
-
-
-def structured(lines: list[str], zh: bool = False) -> dict[str, Any]:
-    """The seven sections of notebook 07, each capped at 6 items of 80 characters."""
-    def pick(pattern: re.Pattern[str]) -> list[str]:
-        chosen = [clip(line, MAX_ITEM_CHARS) for line in lines if pattern.search(line)]
-        return chosen[-MAX_ITEMS:]
-    asks = [re.split(r"[:：]\s*", line, maxsplit=1)[-1] for line in lines
-            if line.startswith(("Open request", "待处理"))]
-    ids = [id_hint(i, zh) for i in dict.fromkeys(IDS.findall("\n".join(lines)))]
-    nothing = "（没有需要保留的内容）" if zh else "(nothing to keep)"
-    return {"running_summary": "\n".join(lines) or nothing,
-            "goal": clip(asks[-1], MAX_ITEM_CHARS) if asks else "",
-            "confirmed_facts": pick(SECTIONS),
-            "preferences": pick(STATED),
-            "resolved": pick(RESOLVED),
-            "pending": pick(PENDING),
-            "retrieval_hints": ids[-MAX_ITEMS:]}
