@@ -51,10 +51,16 @@ class Score:
     summarizer_calls: int  # the extra model calls memory made
     summarizer_tokens: int
     peak_memory_tokens: int  # the most memory held after any turn
+    facts_recalled: tuple[bool, ...] = ()  # the customer's own words, one per probe
 
     @property
     def recall(self) -> float:
         return sum(self.recalled) / len(self.recalled)
+
+    @property
+    def fact_recall(self) -> float:
+        """The share of the customer's own words recalled (0 with none planted)."""
+        return sum(self.facts_recalled) / max(len(self.facts_recalled), 1)
 
     @property
     def total_tokens(self) -> int:  # what the dialog cost: prompts + summarizer
@@ -63,11 +69,12 @@ class Score:
 
 def score(run: StrategyRun, dialog: Dialog) -> Score:
     """Score one run: a probe counts when its answer contains the planted value."""
-    recalled = tuple(p.expected in run.turns[p.turn - 1].answer for p in dialog.probes)
-    return Score(run.name, recalled, run.peak_prompt_tokens,
+    def held(probes: tuple[Probe, ...]) -> tuple[bool, ...]:
+        return tuple(p.expected in run.turns[p.turn - 1].answer for p in probes)
+    return Score(run.name, held(dialog.probes), run.peak_prompt_tokens,
                  sum(sum(t.prompt_tokens) for t in run.turns),
                  run.total("summarizer_calls"), run.total("summarizer_tokens"),
-                 max(t.memory_tokens for t in run.turns))
+                 max(t.memory_tokens for t in run.turns), held(dialog.fact_probes))
 
 
 @dataclass(repr=False)
@@ -84,16 +91,18 @@ class Evaluation:
     def table(self, lang: str | None = None) -> Table:
         """A row per strategy; labels in `lang` (default: the notebook's)."""
         n, turns = len(self.dialog.probes), len(self.dialog.turns)
-        seed = self.dialog.seed
+        seed, m = self.dialog.seed, len(self.dialog.fact_probes)
         return Table(
-            say(f"Planted facts: {turns} turns (seed {seed}), {n} probes",
-                f"埋入的事实：{turns} 轮（种子 {seed}），{n} 个探针", lang),
-            say("strategy|recall|peak prompt|tokens sent|summarizer calls|peak memory",
-                "策略|召回|提示词峰值|发送 token 总数|摘要调用|记忆峰值",
-                lang).split("|"),
-            [[s.strategy, f"{sum(s.recalled)}/{n}", f"{s.peak_prompt_tokens:,}",
-              f"{s.total_tokens:,}", f"{s.summarizer_calls:,}",
-              f"{s.peak_memory_tokens:,}"] for s in self.scores])
+            say(f"Planted facts: {turns} turns (seed {seed}), {n} id and {m} fact "
+                "probes", f"埋入的事实：{turns} 轮（种子 {seed}），"
+                f"{n} 个编号探针、{m} 个事实探针", lang),
+            say("strategy|ids|facts|peak prompt|tokens sent|summarizer calls|"
+                "peak memory", "策略|编号|事实|提示词峰值|发送 token 总数|"
+                "摘要调用|记忆峰值", lang).split("|"),
+            [[s.strategy, f"{sum(s.recalled)}/{n}", f"{sum(s.facts_recalled)}/{m}",
+              f"{s.peak_prompt_tokens:,}", f"{s.total_tokens:,}",
+              f"{s.summarizer_calls:,}", f"{s.peak_memory_tokens:,}"]
+             for s in self.scores])
 
     def __repr__(self) -> str:
         return repr(self.table())

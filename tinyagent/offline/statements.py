@@ -88,7 +88,7 @@ CLAUSE = re.compile(r"(?<=[,;，；、])\s*|\s+(?=(?:and|but|because|so)\s)")
 KEY = re.compile(r"[A-Z]{1,2}-?\d{1,3}\b|\d[\d,.:]*\s?(?:am|pm|点|元|块|yuan|k)?"
                  r"|¥\s?\d[\d,.]*", re.I)
 SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])|\n+")
-MAX_CHARS = {False: 64, True: 32}  # a short line: English, Chinese characters
+MAX_CHARS = {False: 48, True: 24}  # a short line: English, Chinese characters
 
 
 @dataclass(frozen=True)
@@ -127,17 +127,24 @@ def shorten(sentence: str, topic: str) -> str:
     width = MAX_CHARS[zh]
     if len(text) <= width and topic != "reason":
         return text
-    cues = [p for p in (STRONG.get(topic), WEAK.get(topic), PROMISE) if p]
     clauses = [c.strip(" ,;，；、") for c in CLAUSE.split(text) if c.strip(" ,;，；、")]
-    kept = [k for k, c in enumerate(clauses) if any(p.search(c) for p in cues)] or [0]
-    if kept == list(range(kept[0], kept[-1] + 1)):  # one run: the words as written
-        start = text.find(clauses[kept[0]])
-        last = text.find(clauses[kept[-1]], start)
-        short = text[start:last + len(clauses[kept[-1]])]
-    else:
-        short = ("，" if zh else ", ").join(clauses[k] for k in kept)
-    if len(short) > width:
-        short = short[: width - 1].rstrip(" ,，") + "…"
+    kept: list[int] = []
+    for cue in (p for p in (STRONG.get(topic), WEAK.get(topic), PROMISE) if p):
+        kept = kept or [k for k, c in enumerate(clauses) if cue.search(c)]
+    kept = kept or [0]  # the clauses with the strongest cue, else the first
+    while True:
+        if kept == list(range(kept[0], kept[-1] + 1)):  # a run: the words as written
+            start = text.find(clauses[kept[0]])
+            last = text.find(clauses[kept[-1]], start)
+            short = text[start:last + len(clauses[kept[-1]])]
+        else:
+            short = ("，" if zh else ", ").join(clauses[k] for k in kept)
+        if len(short) <= width or len(kept) == 1:
+            break
+        kept.pop()  # whole clauses go before any is cut
+    if len(short) > width:  # at a word's end, in English
+        cut = short[: width - 1]
+        short = (cut if zh or " " not in cut else cut.rsplit(" ", 1)[0]) + "…"
     keys = (k.strip(" ,.，。") for k in KEY.findall(text))
     lost = [k for k in keys if k not in short and not re.fullmatch(r"\d{5}", k)]
     return short + (f" ({', '.join(dict.fromkeys(lost))})" if lost else "")
