@@ -31,8 +31,9 @@ def _words(english: str, chinese: str) -> re.Pattern[str]:
 NUMBER = r"(?:¥|\$|rmb\s?)?\d[\d,.]*\s?(?:k\b|yuan|rmb|dollars?|块|元)?"
 STRONG = {  # topic -> the words that say it
     "budget": _words(rf"\bbudget\b|\bafford\b|\bspend\b|\b(?:under|below|less than|"
-                     rf"no more than|at most|up to|max(?:imum)?)\s+{NUMBER}",
-                     r"预算|以内|以下|(?:不|不能|别)超过|最多.{0,4}\d|\d+\s?(?:元|块)(?:钱)?左右"),
+                     rf"no more than|at most|up to|max(?:imum)?)\s+{NUMBER}"
+                     r"|too (?:much|expensive|pricey)",
+                     r"预算|以内|以下|(?:不|不能|别)超过|太贵|最多.{0,4}\d|\d+\s?(?:元|块)(?:钱)?左右"),
     "contact": _words(r"\b(?:e-?mail|phone|call(?:s|ing)?|text(?:s|ing)? me|sms|"
                       r"wechat|whatsapp|contact|reach(?:ed)? me|ring me|message me|"
                       r"get in touch)\b",
@@ -40,14 +41,15 @@ STRONG = {  # topic -> the words that say it
     "delivery": _words(r"\b(?:deliver\w*|ship(?:ping|ped)?|courier|drop (?:it|the "
                        r"\w+) off|leave (?:it|the \w+)|doorstep|front door|reception|"
                        r"concierge|neighbou?r|parcel locker|pick(?:ed)? up)\b",
-                       r"送货|配送|派送|送到|送来|上门|快递员|收货|放在|放到|代收|自提"),
+                       r"送货|配送|派送|送到|送(?:过)?来|上门|快递员|收货|放在|放到|门口|快递柜"
+                       r"|驿站|前台|代收|自提"),
     "reason": _words(r"\b(?:error|broken|broke|defect\w*|fault\w*|damaged?|cracked|"
                      r"not working|stopped \w+ing|doesn'?t work|does not work|"
                      r"won'?t (?:turn on|charge|start|work|dock)|dead|malfunction\w*|"
                      r"(?:shows?|showing|displays?|flashing|blinking)\s+(?:code\s+)?"
                      r"[A-Z]{1,2}-?\d{1,4})\b",
                      r"坏|故障|报错|错误|不工作|不能用|用不了|失灵|质量问题|破损|损坏"
-                     r"|不回充|充不进|充不上|开不了机"),
+                     r"|不回充|充不进|充不上|开不了机|碎|裂|没(?:声音|反应)"),
     "prefers": _words(r"\b(?:prefer\w*|rather|brand|i (?:like|love|hate|want only)|"
                       r"only (?:buy|want|use)|don'?t (?:want|like|need|send)|"
                       r"do not (?:want|like|need|send)|avoid|without|not interested|"
@@ -56,8 +58,8 @@ STRONG = {  # topic -> the words that say it
                       r"|避免|无需|别(?!的)"),
 }
 WEAK = {
-    "delivery": _words(r"\b(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'?clock|morning|"
-                       r"afternoon|evening|tonight|night|noon|weekends?|weekdays?|"
+    "delivery": _words(r"\b(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'?clock|mornings?|"
+                       r"afternoons?|evenings?|tonight|nights?|noon|weekends?|weekdays?|"
                        r"at work|at home|not home|away)\b",
                        r"上午|下午|晚上|早上|中午|周末|工作日|\d+\s?点|上班|在家|不在家"),
     "reason": _words(r"\b(?:won'?t|doesn'?t|does not|can'?t|cannot|isn'?t|keeps|"
@@ -82,13 +84,14 @@ POLITE = re.compile(r"^\s*(?:please|can you|could you|would you|can we|could we|
                     r"will you|is it possible)\b|^\s*(?:请|麻烦|能不能|可不可以|可以)",
                     re.I)
 LEAD = re.compile(r"^(?:(?:oh|ok|okay|also|and|so|but|well|by the way|btw|just|"
-                  r"please|hi|hello)\b[\s,]*|(?:对了|另外|还有|哦|嗯|那个|请|麻烦|好的)"
-                  r"[，,\s]*)+", re.I)
-CLAUSE = re.compile(r"(?<=[,;，；、])\s*|\s+(?=(?:and|but|because|so)\s)")
-KEY = re.compile(r"[A-Z]{1,2}-?\d{1,3}\b|\d[\d,.:]*\s?(?:am|pm|点|元|块|yuan|k)?"
-                 r"|¥\s?\d[\d,.]*", re.I)
+                  r"actually|please|hi|hello|can you|could you|would you|will you)"
+                  r"\b[\s,]*|(?:对了|另外|还有|哦|嗯|那个|请|麻烦|好的)[，,\s]*)+", re.I)
+CLAUSE = re.compile(r"(?<=[,;，；、])\s*|\s+(?=(?:and|but|because)\s)")
+# Words a shortened line must not lose: names ("Saturday", "WeChat"), codes, numbers.
+KEY = re.compile(r"(?<=\s)[A-Z][a-z]+(?:[A-Z][a-z]*)?\b|[A-Z]{1,2}-?\d{1,3}\b"
+                 r"|\d[\d,.:]*\s?(?:[ap]m|点|元|块|yuan|k)?|¥\s?\d[\d,.]*")
 SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])|\n+")
-MAX_CHARS = {False: 48, True: 24}  # a short line: English, Chinese characters
+MAX_CHARS = {False: 44, True: 16}  # a short line: English, Chinese characters
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,8 @@ def shorten(sentence: str, topic: str) -> str:
         short = (cut if zh or " " not in cut else cut.rsplit(" ", 1)[0]) + "…"
     keys = (k.strip(" ,.，。") for k in KEY.findall(text))
     lost = [k for k in keys if k not in short and not re.fullmatch(r"\d{5}", k)]
-    return short + (f" ({', '.join(dict.fromkeys(lost))})" if lost else "")
+    lost = list(dict.fromkeys(lost))[:3]
+    return short + (f" ({', '.join(lost)})" if lost else "")
 
 
 def statements(text: str, role: str = "user") -> list[Statement]:
@@ -157,6 +161,9 @@ def statements(text: str, role: str = "user") -> list[Statement]:
     for sentence in SENTENCES.split(text):
         sentence = sentence.strip(" -•")
         for topic in topics_of(sentence, role) if sentence else ():
+            # "Drop it off on Saturday. Weekdays I'm away.": the first says it
+            if topic in found and not STRONG.get(topic, PROMISE).search(sentence):
+                continue
             found.pop(topic, None)
             found[topic] = Statement(topic, shorten(sentence, topic))
     return list(found.values())
