@@ -85,7 +85,8 @@ POLITE = re.compile(r"^\s*(?:please|can you|could you|would you|can we|could we|
                     re.I)
 LEAD = re.compile(r"^(?:(?:oh|ok|okay|also|and|so|but|well|by the way|btw|just|"
                   r"actually|please|hi|hello|can you|could you|would you|will you)"
-                  r"\b[\s,]*|(?:对了|另外|还有|哦|嗯|那个|请|麻烦|好的)[，,\s]*)+", re.I)
+                  r"\b[\s,]*|(?:对了|另外|还有|哦|嗯|那个|请|麻烦|好的)"
+                  r"[，,\s]*)+", re.I)
 CLAUSE = re.compile(r"(?<=[,;，；、])\s*|\s+(?=(?:and|but|because)\s)")
 # Words a shortened line must not lose: names ("Saturday", "WeChat"), codes, numbers.
 KEY = re.compile(r"(?<=\s)[A-Z][a-z]+(?:[A-Z][a-z]*)?\b|[A-Z]{1,2}-?\d{1,3}\b"
