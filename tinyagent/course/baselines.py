@@ -6,7 +6,8 @@ orders." (in Chinese for a Chinese dialog), and reports the tokens a real call w
 have cost. The memory's entity guard still appends every order, tracking and refund
 number to its summary, so a test that asks only for ids scores this memory 3/3; only
 the customer's own words ("only deliver after 6 pm", "error E12") tell it apart.
-`useless_strategy(4, 8)` is it inside the hybrid memory, for `evaluate`. Left out:
+`useless_strategy(4, 8)` is it inside the hybrid memory, for `evaluate`, and
+`with_baseline(llm, evaluation)` adds its score to an evaluation already run. Left out:
 other poor summarizers (one that paraphrases and drifts is notebook 05's).
 """
 
@@ -16,11 +17,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..guards import is_chinese
+from ..llm import LlmClient
 from ..memory.hybrid import HybridChatMemory
 from ..messages import ChatMessage
 from ..reply import ChatResponse, Usage
 from ..tokens import count_messages_tokens, count_tokens
 from .catalogue import MemoryFactory
+from .evaluation import Evaluation, evaluate
 
 USELESS = {"en": "- The customer chatted about some orders.",
            "zh": "- 顾客聊了一些订单的事。"}
@@ -46,3 +49,11 @@ def useless_strategy(recent_size: int = 4, summary_threshold: int = 8
     def make() -> HybridChatMemory:
         return HybridChatMemory(UselessSummaries(), recent_size, summary_threshold)
     return {LABEL: make}
+
+
+def with_baseline(llm: LlmClient, evaluation: Evaluation) -> Evaluation:
+    """`evaluation` with one more row: the useless summarizer on the same dialog
+    (only it is played; the other rows are kept as they are)."""
+    useless = evaluate(llm, evaluation.dialog, useless_strategy())
+    return Evaluation(evaluation.dialog, [*evaluation.scores, *useless.scores],
+                      evaluation.comparison)

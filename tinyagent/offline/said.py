@@ -61,6 +61,7 @@ def noted(c: Conversation) -> str | None:
     said = statements(c.user_text)
     if not said:
         return None
-    texts = [s.text for s in said]
-    return say(c.lang, "Noted: " + "; ".join(texts) + ".",
-               "好的，已记下：" + "；".join(texts) + "。")
+    texts = "; ".join(s.text for s in said)
+    end = "" if texts.endswith(("…", ")", "）")) else "."  # no "…." at the end
+    return say(c.lang, f"Noted: {texts}{end}",
+               "好的，已记下：" + texts.replace("; ", "；") + ("。" if end else ""))

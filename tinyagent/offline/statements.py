@@ -64,7 +64,7 @@ WEAK = {
                        r"上午|下午|晚上|早上|中午|周末|工作日|\d+\s?点|上班|在家|不在家"),
     "reason": _words(r"\b(?:won'?t|doesn'?t|does not|can'?t|cannot|isn'?t|keeps|"
                      r"noisy|noise|loud|leak\w*|stuck|fails?|failed|wrong|because)\b",
-                     r"无法|没法|不(?:回|充|转|亮|吸|动|开|响|灵)|一直|总是|异响|噪音"
+                     r"无法|没法|不(?:回|充|转|亮|吸|动|开|响|灵)|(?:回|充|开|用)不了|一直|总是|异响|噪音"
                      r"|漏水|卡住|显示|因为"),
 }
 # The agent promises: a first person, a future, and something done for the customer.
@@ -92,7 +92,7 @@ CLAUSE = re.compile(r"(?<=[,;，；、])\s*|\s+(?=(?:and|but|because)\s)")
 KEY = re.compile(r"(?<=\s)[A-Z][a-z]+(?:[A-Z][a-z]*)?\b|[A-Z]{1,2}-?\d{1,3}\b"
                  r"|\d[\d,.:]*\s?(?:[ap]m|点|元|块|yuan|k)?|¥\s?\d[\d,.]*")
 SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])|\n+")
-MAX_CHARS = {False: 44, True: 16}  # a short line: English, Chinese characters
+MAX_CHARS = {False: 52, True: 16}  # a short line: English, Chinese characters
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,10 @@ def shorten(sentence: str, topic: str) -> str:
         return text
     clauses = [c.strip(" ,;，；、") for c in CLAUSE.split(text) if c.strip(" ,;，；、")]
     kept: list[int] = []
-    for cue in (p for p in (STRONG.get(topic), WEAK.get(topic), PROMISE) if p):
+    cues = [p for p in (STRONG.get(topic), WEAK.get(topic), PROMISE) if p]
+    if topic == "reason":  # what is wrong: every clause that says so, mild or not
+        cues = [re.compile("|".join(p.pattern for p in cues[:2]), re.I)]
+    for cue in cues:
         kept = kept or [k for k, c in enumerate(clauses) if cue.search(c)]
     kept = kept or [0]  # the clauses with the strongest cue, else the first
     while True:
