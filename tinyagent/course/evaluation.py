@@ -1,12 +1,15 @@
 """The planted-fact evaluation: does a memory keep what the customer was told?
 
 Introduced in notebook 06. The dialog comes from planted.py (`planted_dialog`, in
-English or Chinese): a tracking and a refund number planted in turns 1-2, probes
-near the end that ask for them back. `evaluate(llm, dialog)` plays it through every
-strategy with the harness of compare.py, over the store in the dialog's language,
-and scores each: recall (probes whose answer holds the planted value), peak and
-total prompt tokens, and the summarizer's extra calls. Its pictures are in plots.py
-(re-exported here, where notebook 06 imports them).
+English or Chinese): a tracking and a refund number planted in turns 1-2, and what
+the customer says in their own words (a reason, a delivery time, a contact channel,
+a budget) in turns 2-8, with probes near the end that ask for them back.
+`evaluate(llm, dialog)` plays it through every strategy with the harness of
+compare.py, over the store in the dialog's language, and scores each: recall of ids
+and of facts apart (probes whose answer holds the planted value; a guard restores
+ids, so only the facts test the summary), peak and total prompt tokens, and the
+summarizer's extra calls. Its pictures are in plots.py (re-exported here, where
+notebook 06 imports them).
 
 Offline, the summarizer writes a rule-based fact ledger: the scores measure the
 mechanism (what each strategy keeps), not the quality of a model's summaries; with a

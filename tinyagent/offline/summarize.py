@@ -3,14 +3,16 @@
 Introduced in notebook 00 (tour) and used from notebook 04 on. When a request offers
 no tools and its system prompt asks for a summary, the model writes what a good
 model writes: a fact ledger (ledger.py), one short line per order or refund, one
-for the products, one for the policy answers. The previous summary is read back
-into the ledger first, then the new messages update it: a newer status replaces an
-older one, a fact is never written twice, answered questions are dropped and the
-last unanswered one is kept as an open request. Text it does not recognise
-degrades to a short line that keeps its ids. A Chinese conversation gets Chinese
-labels. A system prompt that mentions JSON gets the structured seven-section object
-of notebook 07. Left out: a length cap (the memory's summarizer enforces its
-budget) and judging importance beyond the ledger's kinds.
+for the products, one for the policy answers, and one per thing the customer stated
+or the agent promised, in their words (statements.py). The previous summary is read
+back into the ledger first, then the new messages update it: a newer status replaces
+an older one, a fact is never written twice, answered questions are dropped and the
+last unanswered one is kept as an open request. Text it does not recognise degrades
+to a short line that keeps its ids, or a statement's key words. A Chinese
+conversation gets Chinese labels. A system prompt that mentions JSON gets the
+structured seven-section object of notebook 07 (sections.py). Left out: a length
+cap (the memory's summarizer enforces its budget) and judging importance beyond the
+ledger's kinds.
 """
 
 from __future__ import annotations
