@@ -41,7 +41,7 @@ STRONG = {  # topic -> the words that say it
     "delivery": _words(r"\b(?:deliver\w*|ship(?:ping|ped)?|courier|drop (?:it|the "
                        r"\w+) off|leave (?:it|the \w+)|doorstep|front door|reception|"
                        r"concierge|neighbou?r|parcel locker|pick(?:ed)? up)\b",
-                       r"送货|配送|派送|送到|送(?:过)?来|上门|快递员|收货|放在|放到|门口|快递柜"
+                       r"送货|配送|派送|送到|送(?:过)?来|上门|快递员|收货|放在|放到|门口|快递柜|发货"
                        r"|驿站|前台|代收|自提"),
     "reason": _words(r"\b(?:error|broken|broke|defect\w*|fault\w*|damaged?|cracked|"
                      r"not working|stopped \w+ing|doesn'?t work|does not work|"
@@ -49,10 +49,12 @@ STRONG = {  # topic -> the words that say it
                      r"(?:shows?|showing|displays?|flashing|blinking)\s+(?:code\s+)?"
                      r"[A-Z]{1,2}-?\d{1,4})\b",
                      r"坏|故障|报错|错误|不工作|不能用|用不了|失灵|质量问题|破损|损坏"
-                     r"|不回充|充不进|充不上|开不了机|碎|裂|没(?:声音|反应)"),
+                     r"|不回充|充不进|充不上|开不了机|碎|裂|没(?:声音|反应)|变弱|变差|不好用"
+                     r"|出问题|有问题|异味|发烫|漏电"),
     "prefers": _words(r"\b(?:prefer\w*|rather|brand|i (?:like|love|hate|want only)|"
                       r"only (?:buy|want|use)|don'?t (?:want|like|need|send)|"
                       r"do not (?:want|like|need|send)|avoid|without|not interested|"
+                      r"(?:don'?t|do not|never) (?!know|think|worry|mind)\w+|"
                       r"allergic|no (?!problem|worries|thanks|thank)\w+)\b",
                       r"喜欢|偏好|更想|宁愿|宁可|只要|只买|只用|品牌|不要|不想|不需要|讨厌"
                       r"|避免|无需|别(?!的)"),
@@ -63,7 +65,9 @@ WEAK = {
                        r"at work|at home|not home|away)\b",
                        r"上午|下午|晚上|早上|中午|周末|工作日|\d+\s?点|上班|在家|不在家"),
     "reason": _words(r"\b(?:won'?t|doesn'?t|does not|can'?t|cannot|isn'?t|keeps|"
-                     r"noisy|noise|loud|leak\w*|stuck|fails?|failed|wrong|because)\b",
+                     r"noisy|noise|loud|leak\w*|stuck|fails?|failed|wrong|because|"
+                     r"weak(?:er)?|drains?|overheat\w*|smells?|problem with|"
+                     r"issue with)\b",
                      r"无法|没法|不(?:回|充|转|亮|吸|动|开|响|灵)|(?:回|充|开|用)不了|一直|总是|异响|噪音"
                      r"|漏水|卡住|显示|因为"),
 }
@@ -79,6 +83,9 @@ RECALLING = _words(r"\b(?:did i|i (?:said|told|mentioned|asked|reported|wanted)|
                    r"was my|were my|again|remind me|did you say|"
                    r"you (?:said|promised))\b",
                    r"来着|刚才|之前|说过|我说的|提过|为什么|原因是什么|答应")
+# A lookup ("I want to know the delivery status of 88231") asks, even without "?".
+LOOKUP = _words(r"\b(?:status|where is|track\w*|when will|when does)\b",
+                r"状态|到哪|查一下|查询|查查")
 QUESTION = re.compile(r"[?？]\s*$|(?:吗|么|呢)[。!！]?\s*$|什么|多少|几点|怎么|哪")
 POLITE = re.compile(r"^\s*(?:please|can you|could you|would you|can we|could we|"
                     r"will you|is it possible)\b|^\s*(?:请|麻烦|能不能|可不可以|可以)",
@@ -112,7 +119,7 @@ def topics_of(sentence: str, role: str = "user") -> list[str]:
     """The topics a sentence states: every strong cue's, else the first weak one."""
     if role != "user":
         return ["promise"] if PROMISE.search(sentence) else []
-    if RECALLING.search(sentence) or is_question(sentence):
+    if RECALLING.search(sentence) or is_question(sentence) or LOOKUP.search(sentence):
         return []
     # "email only, no calls" is a contact rule, not also a preference: the catch-all
     # topic counts only when no other one does.

@@ -195,7 +195,7 @@ def fact_lines(messages: list[dict[str, Any]]) -> list[str]:
             elif not stated:
                 unknown.append(text)
                 if not is_question(text) and intents.detect_intent(text) == "help" \
-                        and len(key_words(text)) > 12:  # a statement no cue knows
+                        and len(key_words(text)) > (4 if zh else 12):  # no cue knows it
                     ledger.add(Fact("note", key_words(text), {"text": key_words(text)}))
             continue
         for promise in statements(text, "assistant"):  # "we'll call you back …"
