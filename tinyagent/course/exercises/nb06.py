@@ -2,8 +2,8 @@
 
 `06.tune_hybrid` takes a function `llm -> HybridChatMemory` and plays the 50-turn
 planted-fact dialog (seed 0) with it, on the offline model. The notebook's default,
-recent_size=6 and summary_threshold=10, peaks at 1,189 prompt tokens and sends
-97,343 tokens in all. The targets: a peak of at most 1,150, at most 96,000 tokens in
+recent_size=6 and summary_threshold=10, peaks at 1,195 prompt tokens and sends
+97,790 tokens in all. The targets: a peak of at most 1,150, at most 97,000 tokens in
 all (summarizer included), at most 25 summarizer calls (each is a wait for the
 customer), and every planted fact recalled, on seed 0 and on another dialog, so a
 memory that writes seed 0's facts in by hand does not pass.
@@ -32,7 +32,7 @@ from ..language import say
 from . import Case, Wrong, exercise
 
 PEAK_TARGET = 1_150  # peak prompt tokens of any call
-TOTAL_TARGET = 96_000  # every token sent over the dialog, summarizer included
+TOTAL_TARGET = 97_000  # every token sent over the dialog, summarizer included
 CALLS_TARGET = 25  # summarizer calls: a terse summary is cheap, but each call waits
 OTHER_SEED = 5  # another order, so another tracking number to recall
 LENGTHS = ((6, 3), (30, 6))  # (turns, seed) of the decision's dialogs
