@@ -135,6 +135,9 @@ def test_questions_and_asking_back_are_not_statements():
     assert asked_topic("Why did I want the refund?") == "reason"
     assert asked_topic("我的预算是多少来着？") == "budget"
     assert asked_topic("What time is it?") is None
+    # "before" in a rule is not asking back: "之前" here is "before noon"
+    assert [s.topic for s in statements("周六中午之前送到就行。")] == ["delivery"]
+    assert statements("I want to know the delivery status of 88231") == []
 
 
 def test_long_statements_are_shortened_keeping_numbers():

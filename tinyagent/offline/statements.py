@@ -62,8 +62,10 @@ STRONG = {  # topic -> the words that say it
 WEAK = {
     "delivery": _words(r"\b(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'?clock|mornings?|"
                        r"afternoons?|evenings?|tonight|nights?|noon|weekends?|weekdays?|"
-                       r"at work|at home|not home|away)\b",
-                       r"上午|下午|晚上|早上|中午|周末|工作日|\d+\s?点|上班|在家|不在家"),
+                       r"at work|at home|not home|away|"
+                       r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
+                       r"上午|下午|晚上|早上|中午|周末|周[一二三四五六日]|星期|工作日|\d+\s?点"
+                       r"|上班|在家|不在家"),
     "reason": _words(r"\b(?:won'?t|doesn'?t|does not|can'?t|cannot|isn'?t|keeps|"
                      r"noisy|noise|loud|leak\w*|stuck|fails?|failed|wrong|because|"
                      r"weak(?:er)?|drains?|overheat\w*|smells?|problem with|"
@@ -82,7 +84,7 @@ PROMISE = _words(r"\b(?:i|we|our \w+|someone|a colleague|an agent)\s*(?:will|'ll
 RECALLING = _words(r"\b(?:did i|i (?:said|told|mentioned|asked|reported|wanted)|"
                    r"was my|were my|again|remind me|did you say|"
                    r"you (?:said|promised))\b",
-                   r"来着|刚才|之前|说过|我说的|提过|为什么|原因是什么|答应")
+                   r"来着|刚才|我之前|之前(?:说|讲|提|报)|说过|我说的|提过|为什么|原因是什么|答应")
 # A lookup ("I want to know the delivery status of 88231") asks, even without "?".
 LOOKUP = _words(r"\b(?:status|where is|track\w*|when will|when does)\b",
                 r"状态|到哪|查一下|查询|查查")
