@@ -8,11 +8,15 @@ starts `jupyter lab` (offline, 127.0.0.1, free port, random token) on a temporar
 of notebooks/ (both editions: notebooks/*.ipynb and notebooks/zh/*.ipynb), runs all
 cells of each in the system Chromium driven by Playwright, and
 checks: no stderr output, traceback, "Error displaying widget" or "model not found";
-at 1,024 x 768 (file browser open) no output wider than the notebook; in 07 the
-playground's controls, panel and warning (browser_playground.py). Screenshots of key
-cells: browser-check/*.png. Prints "browser check: N passed, M failed"; exit 1 on a
-failure; exit 2, saying what to install, without Playwright (`pip install -e
-".[browser]"`, no browser download) or Chromium (`apt-get install chromium`).
+at 1,024 x 768 (file browser open) no output wider than the notebook; text contrast
+of 4.5:1 or more in the light and the dark theme (browser_measure.py); in 07 the
+playground's controls, panel and warning, and what typing does to it
+(browser_playground.py); then 07 and zh/07 again in Notebook 7, the other front end,
+typed into the same way. Screenshots of key cells: browser-check/*.png. The closing
+lines give the figures: sends recorded, lowest contrast, widest output. Prints
+"browser check: N passed, M failed"; exit 1 on a failure; exit 2, saying what to
+install, without Playwright (`pip install -e ".[browser]"`, no browser download) or
+Chromium (`apt-get install chromium`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from browser_playground import exercise_playground  # scripts/, beside this one
+from browser_measure import AA, lowest_contrast  # scripts/, beside this one
+from browser_playground import exercise_playground, exercise_typing
 from local_model import free_port  # what serving a local model needs too
 from local_model import stop_server as stop  # by its PID: politely, then for good
 
@@ -69,6 +74,7 @@ CHECK_OUTPUTS_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
   .map(c => [...c.querySelectorAll('.jp-OutputArea-output')]
     .map(o => o.innerText.trim()))"""
 APP = "window.jupyterapp"
+NOTEBOOK7 = "/notebooks/{}?token={}"  # Notebook 7's page for one notebook
 KERNEL_IDLE = (f"() => {APP}?.shell.currentWidget?.sessionContext?.session?.kernel"
                "?.status === 'idle'")
 
@@ -78,6 +84,7 @@ class Report:
 
     def __init__(self) -> None:
         self.passed = self.failed = 0
+        self.contrast, self.widest, self.sends = 99.0, 0.0, []  # the figures
 
     def check(self, name: str, ok: bool, detail: str = "") -> bool:
         self.passed, self.failed = self.passed + ok, self.failed + (not ok)
@@ -96,7 +103,9 @@ def missing(chromium: str | None) -> list[str]:
 
 
 def start_lab(root: Path, home: Path) -> tuple[subprocess.Popen, str, Path]:
-    """`jupyter lab` on a free port with a random token; (process, base url, log)."""
+    """`jupyter lab` on a free port with a random token; (process, url, log). The
+    url's two {} take a workspace and a notebook; the same server serves Notebook 7
+    at /notebooks/ (NOTEBOOK7)."""
     port = free_port()
     token = os.urandom(16).hex()
     for name, text in SETTINGS.items():
@@ -111,7 +120,8 @@ def start_lab(root: Path, home: Path) -> tuple[subprocess.Popen, str, Path]:
     env.pop("TINYAGENT_API_KEY", None)  # a developer's key must not reach the kernels
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
                "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]
+               f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
+               "--JupyterNotebookApp.expose_app_in_browser=True"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = home / "jupyter.log"
@@ -126,6 +136,10 @@ def start_lab(root: Path, home: Path) -> tuple[subprocess.Popen, str, Path]:
             time.sleep(0.5)
     stop(process)
     raise RuntimeError(f"jupyter lab did not start; its log:\n{log.read_text()}")
+
+
+def stem_of(name: str) -> str:
+    return name.split("_")[0]  # "03", or "zh/03" in the Chinese edition
 
 
 def run_notebook(page, url: str) -> None:
@@ -148,7 +162,7 @@ def run_notebook(page, url: str) -> None:
 
 def check_notebook(page, name: str, out: Path, report: Report) -> None:
     """Errors, overflow at this width, and screenshots of the cells that show things."""
-    stem = name.split("_")[0]  # "03", or "zh/03" in the Chinese edition
+    stem = stem_of(name)
     errors = page.locator(".jp-OutputArea-output[data-mime-type="
                           "'application/vnd.jupyter.stderr']")
     report.check(f"{stem}: no stderr output or traceback", errors.count() == 0,
@@ -163,7 +177,13 @@ def check_notebook(page, name: str, out: Path, report: Report) -> None:
                  or any(t in ("True", "False") for t in c)]
         report.check(f"{stem}: each exercise check says PASS or FAIL in words, no "
                      "stray True/False", not stray, repr(stray)[:300])
+    shades = lowest_contrast(page)
+    report.contrast = min([report.contrast, *(ratio for _, ratio, _ in shades)])
+    report.check(f"{stem}: text contrast at least {AA}:1 in the light and dark theme",
+                 all(ratio >= AA for _, ratio, _ in shades),
+                 "; ".join(f"{t}: {r:.2f} ({w})" for t, r, w in shades))
     wide = page.evaluate(OVERFLOW_JS)
+    report.widest = max([report.widest, *(px for _, px, _ in wide)])
     report.check(f"{stem}: at 1,024 px no output wider than the notebook", not wide,
                  ", ".join(f"cell {i + 1} by {px:.0f} px ({what})"
                            for i, px, what in wide))
@@ -217,8 +237,23 @@ def main(argv: list[str] | None = None) -> int:
                     page.set_viewport_size({"width": 1024, "height": 768})
                     run_notebook(page, url.format(f"check{i}", name))
                     check_notebook(page, name, args.out, report)
-                    if name.startswith("07"):
-                        exercise_playground(page, args.out, report.check)
+                    if name.split("/")[-1].startswith("07"):
+                        lang = "zh" if name.startswith("zh/") else "en"
+                        exercise_playground(page, args.out, report.check, lang)
+                        figures = exercise_typing(page, args.out, report.check,
+                                                  f"Lab {stem_of(name)}", lang)
+                        report.sends.append(figures["sends"])
+                        report.widest = max(report.widest, figures["widest"])
+                    page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
+                for name in [n for n in names if n.split("/")[-1].startswith("07")]:
+                    page.set_viewport_size({"width": 1024, "height": 768})
+                    run_notebook(page, url.split("/lab/")[0] + NOTEBOOK7.format(
+                        name, url.split("token=")[1]))
+                    lang = "zh" if name.startswith("zh/") else "en"
+                    figures = exercise_typing(page, args.out, report.check,
+                                              f"Notebook 7 {stem_of(name)}", lang)
+                    report.sends.append(figures["sends"])
+                    report.widest = max(report.widest, figures["widest"])
                     page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
                 lost = [t for t in console if "model not found" in t.lower()]
                 report.check("console: no widget 'model not found'", not lost,
@@ -229,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
             report.check("the run completes", False, f"{error!r}\n{tail}")
         finally:
             stop(process)
+    print(f"sends recorded in order: {', '.join(f'{n:.0f}/60' for n in report.sends)}"
+          f"; lowest contrast: {report.contrast:.2f}:1; widest output: "
+          f"{report.widest:.0f} px past the notebook's edge")
     print(f"browser check: {report.passed} passed, {report.failed} failed "
           f"({time.perf_counter() - start:.0f} s; screenshots in {args.out})")
     return 1 if report.failed else 0

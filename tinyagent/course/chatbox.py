@@ -24,16 +24,27 @@ import traitlets
 
 # The browser side: an ES module, as anywidget loads it (no build step, no network).
 ESM = r"""
-function suppressShortcuts(event) {
+const KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End",
+              "PageUp", "PageDown", "Enter", " "];
+function keepKeys(event) {
   // The notebook reads arrows, Enter and letters as commands to move between cells;
-  // inside the playground they belong to its controls.
+  // inside the playground they belong to its controls. The attribute turns off the
+  // notebook's shortcuts below it; a shortcut that matches the focused control
+  // itself (an arrow on the menu) is stopped as it bubbles out of the playground,
+  // after the control has acted on it. Keys with Shift, Ctrl or Alt still reach
+  // the notebook (Shift+Enter runs a cell).
   const box = event.target.closest?.(".tinyagent-playground");
-  if (box) box.setAttribute("data-lm-suppress-shortcuts", "true");
+  if (!box || box.dataset.lmSuppressShortcuts) return;
+  box.dataset.lmSuppressShortcuts = "true";
+  box.addEventListener("keydown", (e) => {
+    if (KEYS.includes(e.key) && !(e.shiftKey || e.ctrlKey || e.altKey || e.metaKey))
+      e.stopPropagation();
+  });
 }
-if (!window.__tinyagentShortcuts) {
-  window.__tinyagentShortcuts = true;
-  document.addEventListener("focusin", suppressShortcuts, true);
-  document.addEventListener("pointerdown", suppressShortcuts, true);
+if (!window.__tinyagentKeys) {
+  window.__tinyagentKeys = true;
+  document.addEventListener("focusin", keepKeys, true);
+  document.addEventListener("pointerdown", keepKeys, true);
 }
 
 function render({ model, el }) {
@@ -90,7 +101,7 @@ CSS = """
   background: var(--jp-input-background, transparent);
   border: 1px solid var(--jp-border-color1, #888); }
 .tinyagent-chat-send { padding: 4px 14px; font: inherit; cursor: pointer;
-  color: var(--jp-ui-inverse-font-color1, #fff);
+  color: #fff;  /* on the brand blue: 4.6:1 or more in both themes */
   background: var(--jp-brand-color0, #0d47a1); border: 1px solid transparent; }
 .tinyagent-playground :is(input, select, button, textarea, .noUi-handle):focus-visible
   { outline: 3px solid var(--jp-brand-color1, #1976d2); outline-offset: 2px; }
