@@ -32,7 +32,13 @@ import time
 import urllib.request
 from pathlib import Path
 
-from browser_measure import AA, lowest_contrast  # scripts/, beside this one
+from browser_measure import (  # scripts/, beside this one
+    AA,
+    CHECK_OUTPUTS_JS,
+    KEY_CELLS_JS,
+    OVERFLOW_JS,
+    lowest_contrast,
+)
 from browser_playground import exercise_playground, exercise_typing
 from local_model import free_port  # what serving a local model needs too
 from local_model import stop_server as stop  # by its PID: politely, then for good
@@ -48,33 +54,11 @@ BAD_TEXT = ["Traceback", "Error displaying widget", "model not found", "âœ…", "â
 SETTINGS = {"notebook-extension/tracker": '{"windowingMode": "none"}',
             "apputils-extension/notification":
                 '{"checkForUpdates": false, "fetchNews": "false"}'}
-# For each cell: its outputs' elements whose content reaches past their own box or
-# past the output's right edge (by more than 1 px), the worst one first. A slider's
-# inner parts are placed by transforms past its track, unseen: only the slider counts.
-OVERFLOW_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
- .flatMap((cell, i) =>
-  [...cell.querySelectorAll('.jp-OutputArea-output')].flatMap(out => {
-    const right = out.getBoundingClientRect().right, inner = '.noUi-target *';
-    return [out, ...out.querySelectorAll('*')].filter(e => e.getClientRects().length
-        && !e.matches(inner)).map(e => [i, Math.max(e.getBoundingClientRect().right
-          - right, e.querySelector(inner) ? 0 : e.scrollWidth - e.clientWidth),
-        e.tagName.toLowerCase() + '.' + [...e.classList].join('.')]);
-  }).filter(([i, px]) => px > 1).sort((a, b) => b[1] - a[1]).slice(0, 1))"""
-# Key cells, as code-cell indices: the first with an output, those with a plot, a
-# table or a widget, and the exercise checks.
-KEY_CELLS_JS = """() => { const cells = [...document.querySelectorAll('.jp-CodeCell')]
-  .map((c, i) => [i, c.querySelector('.jp-OutputArea-output'), c.querySelector(
-    '.jp-OutputArea-output :is(img, table, .widget-vbox)'), c.querySelector(
-    '.cm-content')?.textContent.includes('check("')]).filter(c => c[1]);
-  return [...new Set([...cells.slice(0, 1), ...cells.filter(c => c[2]),
-    ...cells.filter(c => c[3])].map(c => c[0]))].sort((a, b) => a - b); }"""
-# The outputs of each exercise check cell, as text: one list per cell.
-CHECK_OUTPUTS_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
-  .filter(c => c.querySelector('.cm-content')?.textContent.includes('check("'))
-  .map(c => [...c.querySelectorAll('.jp-OutputArea-output')]
-    .map(o => o.innerText.trim()))"""
 APP = "window.jupyterapp"
 NOTEBOOK7 = "/notebooks/{}?token={}"  # Notebook 7's page for one notebook
+# Notebook 7.6 throws these itself, on an empty notebook too (checked): noted, not
+# failed. Any other page error fails the check, in either front end.
+NOTEBOOK7_OWN = ["reading 'schema'", "'filebrowser:open-path' not registered"]
 KERNEL_IDLE = (f"() => {APP}?.shell.currentWidget?.sessionContext?.session?.kernel"
                "?.status === 'idle'")
 
@@ -232,7 +216,15 @@ def main(argv: list[str] | None = None) -> int:
                     headless=True, viewport={"width": 1024, "height": 768})
                 page, console = context.new_page(), []
                 page.on("console", lambda message: console.append(message.text))
-                page.on("pageerror", lambda e: report.check("no page error", 0, str(e)))
+                front = ["Lab"]  # which front end the page shows now
+
+                def page_error(error: Exception) -> None:
+                    if front[0] == "Notebook 7" and any(
+                            own in str(error) for own in NOTEBOOK7_OWN):
+                        print(f"note Notebook 7's own page error: {error}")
+                    else:
+                        report.check(f"{front[0]}: no page error", False, str(error))
+                page.on("pageerror", page_error)
                 for i, name in enumerate(names):
                     page.set_viewport_size({"width": 1024, "height": 768})
                     run_notebook(page, url.format(f"check{i}", name))
@@ -245,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                         report.sends.append(figures["sends"])
                         report.widest = max(report.widest, figures["widest"])
                     page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
+                front[0] = "Notebook 7"
                 for name in [n for n in names if n.split("/")[-1].startswith("07")]:
                     page.set_viewport_size({"width": 1024, "height": 768})
                     run_notebook(page, url.split("/lab/")[0] + NOTEBOOK7.format(

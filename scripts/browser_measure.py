@@ -1,17 +1,43 @@
-"""Text contrast in a notebook's outputs, in JupyterLab's light and dark themes.
+"""What browser_check.py measures in a notebook's page, once its cells have run.
 
-Used by browser_check.py after each notebook has run. For every visible element of
-the outputs that holds text of its own, its colour is composed over the background
-really behind it (the first opaque one up its ancestors, with any translucent layers
-in between), and the WCAG contrast ratio is computed; the lowest ratio is reported
-with the text it belongs to. WCAG AA asks 4.5:1 for text. Left out: text drawn in
-images (plots), and placeholder text.
+Outputs wider than the notebook, the cells worth a screenshot, the exercise checks'
+verdicts, and text contrast in JupyterLab's light and dark themes. For contrast,
+every visible element of the outputs that holds text of its own: its colour is
+composed over the background really behind it (the first opaque one up its
+ancestors, with any translucent layers in between), and the WCAG ratio computed;
+the lowest is reported with its text. WCAG AA asks 4.5:1 for text. Left out: text
+drawn in images (plots), and placeholder text.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+# For each cell: its outputs' elements whose content reaches past their own box or
+# past the output's right edge (by more than 1 px), the worst one first. A slider's
+# inner parts are placed by transforms past its track, unseen: only the slider counts.
+OVERFLOW_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
+ .flatMap((cell, i) =>
+  [...cell.querySelectorAll('.jp-OutputArea-output')].flatMap(out => {
+    const right = out.getBoundingClientRect().right, inner = '.noUi-target *';
+    return [out, ...out.querySelectorAll('*')].filter(e => e.getClientRects().length
+        && !e.matches(inner)).map(e => [i, Math.max(e.getBoundingClientRect().right
+          - right, e.querySelector(inner) ? 0 : e.scrollWidth - e.clientWidth),
+        e.tagName.toLowerCase() + '.' + [...e.classList].join('.')]);
+  }).filter(([i, px]) => px > 1).sort((a, b) => b[1] - a[1]).slice(0, 1))"""
+# Key cells, as code-cell indices: the first with an output, those with a plot, a
+# table or a widget, and the exercise checks.
+KEY_CELLS_JS = """() => { const cells = [...document.querySelectorAll('.jp-CodeCell')]
+  .map((c, i) => [i, c.querySelector('.jp-OutputArea-output'), c.querySelector(
+    '.jp-OutputArea-output :is(img, table, .widget-vbox)'), c.querySelector(
+    '.cm-content')?.textContent.includes('check("')]).filter(c => c[1]);
+  return [...new Set([...cells.slice(0, 1), ...cells.filter(c => c[2]),
+    ...cells.filter(c => c[3])].map(c => c[0]))].sort((a, b) => a - b); }"""
+# The outputs of each exercise check cell, as text: one list per cell.
+CHECK_OUTPUTS_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
+  .filter(c => c.querySelector('.cm-content')?.textContent.includes('check("'))
+  .map(c => [...c.querySelectorAll('.jp-OutputArea-output')]
+    .map(o => o.innerText.trim()))"""
 AA = 4.5  # WCAG AA, normal text
 THEMES = ("JupyterLab Light", "JupyterLab Dark")
 # -> [lowest ratio, "tag: its text"] over the outputs of the page's notebook

@@ -8,7 +8,8 @@ and quick sends could merge. Here the browser puts the text the learner sees int
 submit message itself, then clears the box: each send arrives whole, once, in order.
 Enter that confirms an input method's composition (Chinese, Japanese) does not send.
 Keys typed here stay here: the notebook's shortcuts (arrows move between cells) are
-suppressed inside any element of class `tinyagent-playground` (the playground adds it).
+suppressed in the controls of an element of class `tinyagent-playground` (the
+playground adds it).
 
 From code, `box.value = "…"; box.click()` sends as the button does. Left out: a
 multi-line box, and history (arrow up to recall a sent message).
@@ -28,14 +29,15 @@ const KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End",
               "PageUp", "PageDown", "Enter", " "];
 function keepKeys(event) {
   // The notebook reads arrows, Enter and letters as commands to move between cells;
-  // inside the playground they belong to its controls. The attribute turns off the
-  // notebook's shortcuts below it; a shortcut that matches the focused control
-  // itself (an arrow on the menu) is stopped as it bubbles out of the playground,
-  // after the control has acted on it. Keys with Shift, Ctrl or Alt still reach
-  // the notebook (Shift+Enter runs a cell).
+  // inside the playground they belong to its controls. The attribute on the control
+  // turns off the notebook's shortcuts for keys pressed in it (Lab and Notebook 7
+  // both honour it; a click outside the playground brings them back); keys also
+  // stop as they bubble out of the playground, after the control has acted on them.
   const box = event.target.closest?.(".tinyagent-playground");
-  if (!box || box.dataset.lmSuppressShortcuts) return;
-  box.dataset.lmSuppressShortcuts = "true";
+  if (!box) return;
+  event.target.setAttribute?.("data-lm-suppress-shortcuts", "true");
+  if (box.dataset.tinyagentKeys) return;
+  box.dataset.tinyagentKeys = "true";
   box.addEventListener("keydown", (e) => {
     if (KEYS.includes(e.key) && !(e.shiftKey || e.ctrlKey || e.altKey || e.metaKey))
       e.stopPropagation();
