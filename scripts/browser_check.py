@@ -25,11 +25,9 @@ import argparse
 import importlib.util
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from browser_measure import (  # scripts/, beside this one
@@ -40,7 +38,7 @@ from browser_measure import (  # scripts/, beside this one
     lowest_contrast,
 )
 from browser_playground import exercise_playground, exercise_typing
-from local_model import free_port  # what serving a local model needs too
+from browser_server import NOTEBOOK7, start_lab
 from local_model import stop_server as stop  # by its PID: politely, then for good
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,13 +47,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
          "--disable-component-update", "--disable-sync"]
 # The last two are emoji marks, empty boxes on a system without an emoji font.
 BAD_TEXT = ["Traceback", "Error displaying widget", "model not found", "✅", "❌"]
-# Lab's own settings for the run: every cell stays in the page (so each is checked
-# and measured), and no news or update check reaches for the network.
-SETTINGS = {"notebook-extension/tracker": '{"windowingMode": "none"}',
-            "apputils-extension/notification":
-                '{"checkForUpdates": false, "fetchNews": "false"}'}
 APP = "window.jupyterapp"
-NOTEBOOK7 = "/notebooks/{}?token={}"  # Notebook 7's page for one notebook
 # Notebook 7.6 throws these itself, on an empty notebook too (checked): noted, not
 # failed. Any other page error fails the check, in either front end.
 NOTEBOOK7_OWN = ["reading 'schema'", "'filebrowser:open-path' not registered"]
@@ -86,44 +78,19 @@ def missing(chromium: str | None) -> list[str]:
     return needs
 
 
-def start_lab(root: Path, home: Path) -> tuple[subprocess.Popen, str, Path]:
-    """`jupyter lab` on a free port with a random token; (process, url, log). The
-    url's two {} take a workspace and a notebook; the same server serves Notebook 7
-    at /notebooks/ (NOTEBOOK7)."""
-    port = free_port()
-    token = os.urandom(16).hex()
-    for name, text in SETTINGS.items():
-        path = home / "settings" / f"@jupyterlab/{name}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    env = dict(os.environ, TINYAGENT_OFFLINE="1",
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-               JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"))
-    env.pop("TINYAGENT_API_KEY", None)  # a developer's key must not reach the kernels
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
-               "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
-               "--JupyterNotebookApp.expose_app_in_browser=True"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    log = home / "jupyter.log"
-    process = subprocess.Popen(command, env=env, stdout=log.open("w"),
-                               stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(120):  # up to a minute for the server to answer
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-            return process, f"{base}/lab/workspaces/{{}}/tree/{{}}?token={token}", log
-        except OSError:
-            time.sleep(0.5)
-    stop(process)
-    raise RuntimeError(f"jupyter lab did not start; its log:\n{log.read_text()}")
-
-
 def stem_of(name: str) -> str:
     return name.split("_")[0]  # "03", or "zh/03" in the Chinese edition
+
+
+def exercise_07(page, out: Path, report: Report, front: str, name: str) -> None:
+    """The playground: clicked through (in Lab), then typed into; figures kept."""
+    lang = "zh" if name.startswith("zh/") else "en"
+    if front == "Lab":
+        exercise_playground(page, out, report.check, lang)
+    figures = exercise_typing(page, out, report.check, f"{front} {stem_of(name)}",
+                              lang)
+    report.sends.append(figures["sends"])
+    report.widest = max(report.widest, figures["widest"])
 
 
 def run_notebook(page, url: str) -> None:
@@ -230,23 +197,14 @@ def main(argv: list[str] | None = None) -> int:
                     run_notebook(page, url.format(f"check{i}", name))
                     check_notebook(page, name, args.out, report)
                     if name.split("/")[-1].startswith("07"):
-                        lang = "zh" if name.startswith("zh/") else "en"
-                        exercise_playground(page, args.out, report.check, lang)
-                        figures = exercise_typing(page, args.out, report.check,
-                                                  f"Lab {stem_of(name)}", lang)
-                        report.sends.append(figures["sends"])
-                        report.widest = max(report.widest, figures["widest"])
+                        exercise_07(page, args.out, report, "Lab", name)
                     page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
                 front[0] = "Notebook 7"
                 for name in [n for n in names if n.split("/")[-1].startswith("07")]:
                     page.set_viewport_size({"width": 1024, "height": 768})
                     run_notebook(page, url.split("/lab/")[0] + NOTEBOOK7.format(
                         name, url.split("token=")[1]))
-                    lang = "zh" if name.startswith("zh/") else "en"
-                    figures = exercise_typing(page, args.out, report.check,
-                                              f"Notebook 7 {stem_of(name)}", lang)
-                    report.sends.append(figures["sends"])
-                    report.widest = max(report.widest, figures["widest"])
+                    exercise_07(page, args.out, report, "Notebook 7", name)
                     page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
                 lost = [t for t in console if "model not found" in t.lower()]
                 report.check("console: no widget 'model not found'", not lost,
