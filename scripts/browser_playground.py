@@ -164,13 +164,17 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
         new.click()
     pg.locator("select").select_option("window")  # cheap turns, for 60 quick sends
     before = len(sent_texts(pg, lang))
-    typed = WORDS[lang]["typed"]
+    typed, first = WORDS[lang]["typed"], WORDS[lang]["order"]
     box.click()
+    box.fill(first)
+    box.press("Enter")  # then type on while the agent answers that one
     box.press_sequentially(typed, delay=20)
     box.press("Enter")
-    texts = wait_turns(pg, lang, before + 1, 20)
-    check(f"{where}: typed at 20 ms a key, Enter sends the exact text",
-          texts[before:] == [typed], f"sent {texts[before:]!r}, typed {typed!r}")
+    texts = wait_turns(pg, lang, before + 2, 20)
+    check(f"{where}: typed at 20 ms a key while a turn is answered, Enter sends the "
+          "exact text", texts[before:] == [first, typed],
+          f"sent {texts[before:]!r}, typed {[first, typed]!r}")
+    before += 1
     check(f"{where}: the box is empty after Enter", box.input_value() == "",
           repr(box.input_value()))
     if lang == "zh":  # through an input method: composition, then commit, then Enter
