@@ -47,6 +47,8 @@ RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
     "structured": {"keep_recent_turns": (1, 8, 1), "batch_turns": (1, 8, 1)},
 }
 SUMMARIES = ("summary", "hybrid", "structured")  # the strategies that take `lang`
+
+
 class Playground:
     """`Playground(llm)`: display it in a notebook, or drive it from code."""
 
@@ -132,10 +134,10 @@ class Playground:
         try:
             for message in self.history if self.memory is not None else []:
                 self.memory.add(message)
-        except LlmError as error:  # a summary call failed: start from empty
-            self.memory.clear()
-            self.problem = self._say(f"the memory could not be rebuilt ({error})",
-                                     f"记忆无法重建（{error}）")
+        except LlmError as error:  # a summary call failed: say so, and how to go on
+            self.memory, self.problem = None, self._say(
+                f"the memory could not be rebuilt ({error}); press New conversation",
+                f"记忆无法重建（{error}），请点“新对话”")
         self.agent = ReActAgent(self.llm, bitmall_tools(lang=self.lang),
                                 max_tokens=self.max_tokens, memory=self.memory,
                                 verbose=False, labels=self.lang)
@@ -149,6 +151,7 @@ class Playground:
         self.chat_box.value = ""
         if not text.strip():
             return None
+        self.agent.last_trace = None  # so a turn that raised leaves no trace
         try:
             answer = self.agent.run(text)
         except LlmError as error:  # the turn failed; memory is as it was
@@ -156,7 +159,7 @@ class Playground:
         except ValueError as error:  # text the agent cannot take: say so, keep none
             answer = self._say(f"(not sent: {error})", f"（未发送：{error}）")
         trace = self.agent.last_trace
-        if trace is not None and trace.question == text:
+        if trace is not None:
             self._record(trace)
         self.turns.append((text, answer))
         self._refresh()
