@@ -27,6 +27,10 @@ WIDEST_JS = """out => { const right = out.getBoundingClientRect().right;
   return Math.max(0, ...[out, ...out.querySelectorAll('*')].filter(e =>
     e.getClientRects().length && !e.closest('.noUi-target')).map(e => Math.max(
     e.getBoundingClientRect().right - right, e.scrollWidth - e.clientWidth))); }"""
+# The kernel busy for 1.5 s, as a real model is while it answers a turn: typing goes
+# on meanwhile, and whatever the widgets send waits in line.
+BUSY_JS = f"""() => {{ {APP}.shell.currentWidget.sessionContext.session.kernel
+  .requestExecute({{code: 'import time; time.sleep(1.5)', silent: true}}); }}"""
 # The active cell's index, and whether focus is inside the playground's output.
 WHERE_JS = f"""out => [{APP}.shell.currentWidget.content.activeCellIndex,
   out.contains(document.activeElement)]"""
@@ -166,13 +170,14 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     before = len(sent_texts(pg, lang))
     typed, first = WORDS[lang]["typed"], WORDS[lang]["order"]
     box.click()
+    page.evaluate(BUSY_JS)  # a slow model: the kernel is busy for 1.5 s
     box.fill(first)
     box.press("Enter")  # then type on while the agent answers that one
     box.press_sequentially(typed, delay=20)
     box.press("Enter")
     texts = wait_turns(pg, lang, before + 2, 20)
-    check(f"{where}: typed at 20 ms a key while a turn is answered, Enter sends the "
-          "exact text", texts[before:] == [first, typed],
+    check(f"{where}: typed at 20 ms a key while the kernel is busy, Enter sends "
+          "the exact text", texts[before:] == [first, typed],
           f"sent {texts[before:]!r}, typed {[first, typed]!r}")
     before += 1
     check(f"{where}: the box is empty after Enter", box.input_value() == "",
