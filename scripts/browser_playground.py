@@ -27,10 +27,10 @@ WIDEST_JS = """out => { const right = out.getBoundingClientRect().right;
   return Math.max(0, ...[out, ...out.querySelectorAll('*')].filter(e =>
     e.getClientRects().length && !e.closest('.noUi-target')).map(e => Math.max(
     e.getBoundingClientRect().right - right, e.scrollWidth - e.clientWidth))); }"""
-# The kernel busy for 1.5 s, as a real model is while it answers a turn: typing goes
+# The kernel busy for 4 s, as a real model is while it answers a turn: typing goes
 # on meanwhile, and whatever the widgets send waits in line.
 BUSY_JS = f"""() => {{ {APP}.shell.currentWidget.sessionContext.session.kernel
-  .requestExecute({{code: 'import time; time.sleep(1.5)', silent: true}}); }}"""
+  .requestExecute({{code: 'import time; time.sleep(4)', silent: true}}); }}"""
 # The active cell's index, and whether focus is inside the playground's output.
 WHERE_JS = f"""out => [{APP}.shell.currentWidget.content.activeCellIndex,
   out.contains(document.activeElement)]"""
@@ -170,7 +170,7 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     before = len(sent_texts(pg, lang))
     typed, first = WORDS[lang]["typed"], WORDS[lang]["order"]
     box.click()
-    page.evaluate(BUSY_JS)  # a slow model: the kernel is busy for 1.5 s
+    page.evaluate(BUSY_JS)  # a slow model: the kernel is busy for 4 s
     box.fill(first)
     box.press("Enter")  # then type on while the agent answers that one
     box.press_sequentially(typed, delay=20)
