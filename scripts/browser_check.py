@@ -182,8 +182,9 @@ def main(argv: list[str] | None = None) -> int:
                     home / "profile", executable_path=chromium, args=FLAGS,
                     headless=True, viewport={"width": 1024, "height": 768})
                 page, console = context.new_page(), []
-                page.on("console", lambda message: console.append(message.text))
-                front = ["Lab"]  # which front end the page shows now
+                front = ["Lab", ""]  # which front end and notebook the page shows
+                page.on("console", lambda message: console.append(
+                    f"{' '.join(front)}: {message.text}"))
 
                 def page_error(error: Exception) -> None:
                     if front[0] == "Notebook 7" and any(
@@ -193,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
                         report.check(f"{front[0]}: no page error", False, str(error))
                 page.on("pageerror", page_error)
                 for i, name in enumerate(names):
+                    front[1] = name
                     page.set_viewport_size({"width": 1024, "height": 768})
                     run_notebook(page, url.format(f"check{i}", name))
                     check_notebook(page, name, args.out, report)
@@ -201,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                     page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
                 front[0] = "Notebook 7"
                 for name in [n for n in names if n.split("/")[-1].startswith("07")]:
+                    front[1] = name
                     page.set_viewport_size({"width": 1024, "height": 768})
                     run_notebook(page, url.split("/lab/")[0] + NOTEBOOK7.format(
                         name, url.split("token=")[1]))
