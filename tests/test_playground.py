@@ -255,3 +255,13 @@ def test_a_chinese_playground_explains_an_impossible_setting_in_chinese():
     assert pg.status_text.startswith("⚠ ")
     assert pg.status_text.endswith("改好之前不使用记忆。")
     assert not english_sentences(pg.status_text), pg.status_text
+
+
+def test_the_memory_table_never_breaks_a_word():
+    """Only prose and the preview cell may break a long word anywhere; the table
+    around them may not, or "tokens" and "assistant" would split mid-word."""
+    pg = Playground(OFFLINE, "inmemory")
+    pg.send("Where is my order 88231?")
+    wrapper = pg.memory_panel.value.split(">", 1)[0]
+    assert "overflow-wrap" not in wrapper and "text-align:left" in wrapper
+    assert "text-align:left;overflow-wrap:anywhere" in pg.memory_panel.value

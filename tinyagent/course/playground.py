@@ -203,7 +203,7 @@ class Playground:
         self.gauge.bar_style = view.bar_style(self.last_prompt_tokens, self.max_tokens)
         self.gauge_label.value = view.gauge_label(self.last_prompt_tokens,
                                                   self.max_tokens, self.lang)
-        self.memory_panel.value = f"<div style='{view.PROSE}'>{self.panel_html()}</div>"
+        self.memory_panel.value = f"<div style='{view.PANEL}'>{self.panel_html()}</div>"
 
     def panel_html(self) -> str:
         """The memory panel: the summary in full, then the memory's own table."""

@@ -20,7 +20,10 @@ from ..tokens import count_message_tokens
 from .language import say
 
 # HTML widgets use the controls' tall line height; text reads better closer.
-PROSE = "line-height:1.4;white-space:normal;text-align:left;overflow-wrap:anywhere"
+PANEL = "line-height:1.4;white-space:normal;text-align:left"
+# Prose may break a long word anywhere; a table may not (its "tokens" column would
+# read "toke/ns"): there only the preview cell wraps so.
+PROSE = f"{PANEL};overflow-wrap:anywhere"
 # The transcript scrolls inside a fixed height; column-reverse keeps its scroll at
 # the bottom, so the newest turn is in view and the controls stay where they are.
 SCROLL = (f"{PROSE};max-height:18em;overflow-y:auto;display:flex;"
