@@ -7,7 +7,9 @@ per turn the answer, the prompt tokens of every model call, the tokens memory ho
 and what the summarizer cost. The result, a `Comparison`, prints as text tables and
 shows as HTML in a notebook (comparison.py); plots and the planted-fact evaluation
 are in evaluation.py. `compare(..., lang="zh")` plays over the Chinese store, with
-an agent whose system prompt is Chinese too. Left out: latency, and parallel runs.
+an agent whose system prompt is Chinese too. A turn whose model call fails (a
+timeout, an HTTP error) is recorded as failed and the run goes on: one slow call
+must not lose minutes of results. Left out: latency, and parallel runs.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..agent import ReActAgent
-from ..llm import LlmClient
+from ..llm import LlmClient, LlmError
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS, MemoryFactory, make_strategies
@@ -39,12 +41,16 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
     records: list[TurnRecord] = []
     before: dict[str, int] = {}  # the memory's stats() after the previous turn
     for number, text in enumerate(turns, 1):
-        answer = agent.run(text)
+        try:
+            answer, error, calls = agent.run(text), "", agent.last_trace.prompt_tokens
+        except LlmError as exc:  # recorded; the memory kept what it held before
+            answer, error, calls = "", str(exc), []
         held = memory.messages() if memory is not None else []
         after = getattr(memory, "stats", dict)()  # a memory without stats(): zeros
         extra = [after.get(k, 0) - before.get(k, 0) for k in SUMMARIZER_STATS]
-        records.append(TurnRecord(text, answer, tuple(agent.last_trace.prompt_tokens),
-                                  sum(map(count_message_tokens, held)), *extra))
+        records.append(TurnRecord(text, answer, tuple(calls),
+                                  sum(map(count_message_tokens, held)), *extra,
+                                  error=error))
         before = after
         if progress:
             progress(name, number, len(turns))
