@@ -30,6 +30,7 @@ TRUNCATED_MARK = "(cut off at the length limit)"
 # honours the client's own max_tokens. What is recorded, and asserted on, is the
 # client's own request.
 SERVER_REPLY_CAP = 96
+SUMMARY_REPLY_CAP = 256  # a summary is a list of facts: cut short, it is thrown away
 ARGUMENT_CHARS = 40
 ENVELOPE = {"id": "chatcmpl-made-by-proxy", "object": "chat.completion",
             "created": 0, "model": "proxy", "choices": [
@@ -40,8 +41,8 @@ ENVELOPE = {"id": "chatcmpl-made-by-proxy", "object": "chat.completion",
 def for_server(request: dict[str, Any]) -> bytes:
     """The request body for the server: the reply and each string argument capped."""
     asked = request.get("max_tokens") or request.get("max_completion_tokens")
-    bounded = {**request, "max_tokens": min(asked or SERVER_REPLY_CAP,
-                                            SERVER_REPLY_CAP)}
+    cap = SERVER_REPLY_CAP if request.get("tools") else SUMMARY_REPLY_CAP
+    bounded = {**request, "max_tokens": min(asked or cap, cap)}
     bounded.pop("max_completion_tokens", None)
     bounded["tools"] = copy.deepcopy(request.get("tools") or [])
     for tool in bounded["tools"]:
