@@ -20,6 +20,10 @@ from typing import Any
 import chat_template
 
 DEFAULT_MAX_TOKENS = 512  # when a request sets none: one reply never runs away
+# Greedy decoding makes the answers repeatable, and makes a small model loop on one
+# sentence until max_tokens ("The refund is not possible. The refund is not ...").
+# A repeat penalty breaks the loop and stays deterministic.
+REPEAT_PENALTY = 1.3
 
 
 class BadRequest(ValueError):
@@ -52,6 +56,27 @@ def load(model: Path, n_ctx: int, threads: int) -> Any:
         low.llama_model_default_params = defaults
 
 
+def forced_call(tools: list[dict[str, Any]], choice: Any) -> tuple[str, Any]:
+    """For tool_choice "required" or a named function: the text that opens a call,
+    and a grammar that lets the model write only a call of one of the tools (with
+    that tool's parameters). ("", None) for "auto", where the model writes freely."""
+    from llama_cpp import LlamaGrammar
+
+    named = (choice.get("function") or {}).get("name") if isinstance(
+        choice, dict) else None
+    if choice != "required" and not named:
+        return "", None
+    calls = [{"type": "object", "required": ["name", "arguments"], "properties": {
+        "name": {"const": f["name"]},
+        "arguments": f.get("parameters") or {"type": "object"}}}
+        for f in (t.get("function") or {} for t in tools)
+        if f.get("name") and (not named or f["name"] == named)]
+    if not calls:
+        raise BadRequest(f"tool_choice names no tool that was sent: {choice!r}")
+    return chat_template.OPEN, LlamaGrammar.from_json_schema(
+        json.dumps({"oneOf": calls}), verbose=False)
+
+
 class Model:
     """One loaded model and its chat template; `complete` answers one request."""
 
@@ -70,11 +95,12 @@ class Model:
         messages = request.get("messages")
         if not isinstance(messages, list) or not messages:
             raise BadRequest("messages must be a non-empty list")
-        tools = [] if request.get("tool_choice") == "none" else (
-            request.get("tools") or [])
+        choice = request.get("tool_choice", "auto")
+        tools = [] if choice == "none" else (request.get("tools") or [])
         names = {(t.get("function") or {}).get("name") for t in tools}
+        opened, grammar = forced_call(tools, choice) if tools else ("", None)
         prompt = chat_template.render(self.template, chat_template.template_messages(
-            messages, tools), self.bos, self.eos)
+            messages, tools), self.bos, self.eos) + opened
         tokens = self.llm.tokenize(prompt.encode(), add_bos=True, special=True)
         room = self.llm.n_ctx() - len(tokens)
         if room < 1:
@@ -89,9 +115,11 @@ class Model:
             cached = min(same, len(tokens) - 1)
             out = self.llm.create_completion(
                 tokens, max_tokens=max_tokens, temperature=float(
-                    request.get("temperature") or 0.0),
+                    request.get("temperature") or 0.0), repeat_penalty=1.0 if grammar else REPEAT_PENALTY,
+                grammar=grammar,
                 stop=[self.eos, chat_template.CLOSE] if tools else [self.eos])
-        text, finish = out["choices"][0]["text"], out["choices"][0]["finish_reason"]
+        text = opened + out["choices"][0]["text"]
+        finish = out["choices"][0]["finish_reason"]
         content, calls = chat_template.parse(text, names)
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if calls:

@@ -41,7 +41,7 @@ import local_model  # noqa: E402
 from real_model_faults import command_line, faults  # noqa: E402
 from real_model_rules import Results, Tee  # noqa: E402
 from real_model_strategies import report, strategies  # noqa: E402
-from real_model_timing import timing  # noqa: E402
+from real_model_timing import REPLY_TOKENS, timing  # noqa: E402
 from recording_proxy import RecordingProxy  # noqa: E402
 
 from tinyagent import ChatMessage, LlmClient, ReActAgent  # noqa: E402
@@ -167,7 +167,9 @@ def run(args: argparse.Namespace, r: Results, out: io.StringIO, tee: Tee,
                 command_line(r, proxy, url, key, out)
             report(r, proxy)
             if not args.quick:
-                timing(r, proxy, llm, out)
+                timing(r, proxy, LlmClient(key, url, args.model, timeout=120,
+                                           max_retries=0,
+                                           max_reply_tokens=REPLY_TOKENS), out)
     finally:
         proxy.stop()
         if server is not None:

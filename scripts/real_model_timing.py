@@ -1,14 +1,15 @@
 """The last part of scripts/real_model_check.py: one dialog, timed, with no cap.
 
-The course's six-turn dialog, played by three memories with the course's sizes:
-in-memory (the prompt only grows, so the server can reuse all of the previous one
+The first turns of the course's six-turn dialog, played by three memories sized so
+that they already differ: in-memory (the prompt only grows, so the server can reuse all of the previous one
 from its KV cache), a window (the oldest turn leaves the front, and the cache
 must start again), and a compressing memory (the summary changes the front, and
 the cache starts again once a compression). Each call's seconds and the server's
 cached prompt tokens are printed, for the reader to compare; timings are not
-asserted, a shared machine's load makes them noise. The proxy's caps are off here,
-so the one rule is that the server itself bounds every reply: each call ends with
-HTTP 200 within the client's timeout, under the check's deadline.
+asserted, a shared machine's load makes them noise. The proxy's caps are off here:
+the client asks for REPLY_TOKENS at most, as TINYAGENT_MAX_REPLY_TOKENS would, and
+the one rule is that the server honours it: each call ends with HTTP 200 and no
+more completion tokens than asked, within the client's timeout and the deadline.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from recording_proxy import RecordingProxy
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
 from tinyagent.course.catalogue import SIX_TURNS, STRATEGIES
 
-TURNS = 4  # enough for the window to slide and the summary to compress once
+TURNS = 3  # enough for the window to slide and the summary to compress once
+REPLY_TOKENS = 200  # the client's own cap for this part, sent as max_tokens
+SIZES = {"window": {"max_messages": 4}, "summary": {"threshold": 4, "keep_recent": 2}}
 
 
 def timed_strategies() -> list[str]:
@@ -39,11 +42,8 @@ def timing(r: Results, proxy: RecordingProxy, llm: LlmClient,
     try:
         for name in timed_strategies():
             strategy = STRATEGIES[name]
-            # Sizes small enough that 4 turns slide the window and compress once.
-            sizes = {"window": {"max_messages": 4}, "summary":
-                     {"threshold": 6, "keep_recent": 2}}.get(name, {})
             agent = ReActAgent(llm, bitmall_tools(), max_steps=MAX_STEPS,
-                               memory=strategy.make(llm, **sizes))
+                               memory=strategy.make(llm, **SIZES.get(name, {})))
             label = strategy.title
             for turn, text in enumerate(SIX_TURNS["en"][:TURNS], 1):
                 start = len(proxy.exchanges)
@@ -61,6 +61,9 @@ def timing(r: Results, proxy: RecordingProxy, llm: LlmClient,
     finally:
         proxy.capped = True
     calls = proxy.exchanges[first:]
-    r.expect(bool(calls) and all(e.status == 200 for e in calls),
-             "with no cap from the proxy, the server ends every call (HTTP 200)",
-             str([e.status for e in calls if e.status != 200]))
+    used = [((e.reply or {}).get("usage") or {}).get("completion_tokens", 0)
+            for e in calls]
+    r.expect(bool(calls) and all(e.status == 200 for e in calls) and max(
+        used, default=0) <= REPLY_TOKENS, "with no cap from the proxy, the server "
+        f"ends every call (HTTP 200) within the client's {REPLY_TOKENS} tokens",
+        f"{[e.status for e in calls if e.status != 200]}, most tokens {max(used)}")

@@ -5,7 +5,9 @@ through it on 127.0.0.1, so the check can read exactly what travelled over HTTP 
 history each request carried, the status, the finish reason, the latency) without
 trusting the client's own account. It can also bend one reply on purpose (a slow
 call, an empty answer, a reply cut at the length limit, a malformed shape), because a
-real model produces those rarely and never on cue. Left out: streaming, TLS.
+real model produces those rarely and never on cue; and it can ask the server for a
+tool call (tool_choice "required"), because a 135M model never calls one unasked.
+The reply to that is the model's own. Left out: streaming, TLS.
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ def bend(reply: dict[str, Any], fault: str, shape: dict[str, Any] | None) -> dic
 
 @dataclass
 class Fault:
-    name: str  # delay | empty | length | shape
+    name: str  # delay | empty | length | shape | tool (tool_choice "required")
     kind: str  # which requests it waits for: "agent" or "summary"
     seconds: float = 0.0
     shape: dict[str, Any] | None = None
@@ -154,12 +156,14 @@ class RecordingProxy:
         if fault and fault.name == "shape":  # made here: the server's reply is moot
             status, raw = 200, json.dumps(ENVELOPE).encode()
         else:
-            status, raw = self.forward(handler, for_server(request) if self.capped
-                                       else body)
+            sent = {**request, "tool_choice": "required"} if fault and \
+                fault.name == "tool" else request  # the server must call a tool
+            status, raw = self.forward(handler, for_server(sent) if self.capped
+                                       else json.dumps(sent).encode())
         exchange.seconds, exchange.status = time.monotonic() - start, status
         if status == 200:
             exchange.reply = json.loads(raw)
-            if fault:
+            if fault and fault.name != "tool":  # a tool call is the server's own
                 exchange.reply = bend(exchange.reply, fault.name, fault.shape)
                 raw = json.dumps(exchange.reply).encode()
         try:
