@@ -20,10 +20,24 @@ from typing import Any
 import chat_template
 
 DEFAULT_MAX_TOKENS = 512  # when a request sets none: one reply never runs away
-# Greedy decoding makes the answers repeatable, and makes a small model loop on one
-# sentence until max_tokens ("The refund is not possible. The refund is not ...").
-# A repeat penalty breaks the loop and stays deterministic.
+# Greedy decoding makes the answers repeatable, and makes a small model loop until
+# max_tokens: on one sentence ("The refund is not possible. The refund is not ..."),
+# which a repeat penalty breaks, or on one whole line, which ends the reply.
 REPEAT_PENALTY = 1.3
+
+
+def repeats_a_line(text: str) -> bool:
+    """Whether the last finished line of `text` is one it already holds."""
+    if not text.endswith("\n"):
+        return False
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return len(lines) > 1 and lines[-1] in lines[:-1]
+
+
+def drop_repeat(text: str) -> str:
+    """`text` without a last line that repeats an earlier one."""
+    return text.rstrip().rsplit("\n", 1)[0] if repeats_a_line(
+        text.rstrip() + "\n") else text
 
 
 class BadRequest(ValueError):
@@ -108,6 +122,12 @@ class Model:
                              f"{self.llm.n_ctx()}: send less history")
         asked = request.get("max_tokens") or request.get("max_completion_tokens")
         max_tokens = min(int(asked or DEFAULT_MAX_TOKENS), room)
+        from llama_cpp import StoppingCriteriaList
+
+        def looping(ids: Any, _logits: Any) -> bool:  # checked after every token
+            return repeats_a_line(self.llm.detokenize(
+                list(ids[len(tokens):])).decode(errors="ignore"))
+
         with self.lock:
             # What llama.cpp will reuse from the previous call: the common prefix
             # (all but one token, when the whole prompt matches: it is replayed).
@@ -116,9 +136,10 @@ class Model:
             out = self.llm.create_completion(
                 tokens, max_tokens=max_tokens, temperature=float(
                     request.get("temperature") or 0.0), repeat_penalty=1.0 if grammar else REPEAT_PENALTY,
-                grammar=grammar,
+                grammar=grammar, stopping_criteria=None if grammar else
+                StoppingCriteriaList([looping]),
                 stop=[self.eos, chat_template.CLOSE] if tools else [self.eos])
-        text = opened + out["choices"][0]["text"]
+        text = opened + drop_repeat(out["choices"][0]["text"])
         finish = out["choices"][0]["finish_reason"]
         content, calls = chat_template.parse(text, names)
         message: dict[str, Any] = {"role": "assistant", "content": content}

@@ -31,7 +31,7 @@ TRUNCATED_MARK = "(cut off at the length limit)"
 # honour JSON schemas). One part of the check runs uncapped, to see that the server
 # honours the client's own max_tokens. What is recorded, and asserted on, is the
 # client's own request.
-SERVER_REPLY_CAP = 96
+SERVER_REPLY_CAP = 64
 SUMMARY_REPLY_CAP = 256  # a summary is a list of facts: cut short, it is thrown away
 ARGUMENT_CHARS = 40
 ENVELOPE = {"id": "chatcmpl-made-by-proxy", "object": "chat.completion",

@@ -118,7 +118,7 @@ def test_the_empty_bend_sends_null_content_and_no_tool_call():
     assert message == {"role": "assistant", "content": None}
 
 
-@pytest.mark.parametrize(("asked", "sent"), [(None, 96), (50, 50), (4000, 96)])
+@pytest.mark.parametrize(("asked", "sent"), [(None, 64), (50, 50), (4000, 64)])
 def test_the_server_is_never_asked_for_more_than_the_cap(asked, sent):
     """The proxy caps the reply length it asks of the server; a summary (no
     tools) gets a larger cap, since a cut summary is thrown away."""
