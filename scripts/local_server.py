@@ -133,11 +133,12 @@ class Model:
             # (all but one token, when the whole prompt matches: it is replayed).
             same = self.llm.longest_token_prefix(self.llm._input_ids.tolist(), tokens)
             cached = min(same, len(tokens) - 1)
+            # A forced call copies ids from the prompt: no penalty, no loop guard.
             out = self.llm.create_completion(
-                tokens, max_tokens=max_tokens, temperature=float(
-                    request.get("temperature") or 0.0), repeat_penalty=1.0 if grammar else REPEAT_PENALTY,
-                grammar=grammar, stopping_criteria=None if grammar else
-                StoppingCriteriaList([looping]),
+                tokens, max_tokens=max_tokens,
+                temperature=float(request.get("temperature") or 0.0),
+                repeat_penalty=1.0 if grammar else REPEAT_PENALTY, grammar=grammar,
+                stopping_criteria=None if grammar else StoppingCriteriaList([looping]),
                 stop=[self.eos, chat_template.CLOSE] if tools else [self.eos])
         text = opened + drop_repeat(out["choices"][0]["text"])
         finish = out["choices"][0]["finish_reason"]

@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.install:
             local_model.install()
         if not args.url and not local_model.have_server():
-            print(f"real model check: the server is missing: {local_model.INSTALL_HINT}")
+            print("real model check: the server is missing: "
+                  f"{local_model.INSTALL_HINT}")
             return 1
         if args.broken:
             print(f"--break {args.broken}: {BREAKS[args.broken]}")

@@ -1,15 +1,16 @@
 """The last part of scripts/real_model_check.py: one dialog, timed, with no cap.
 
 The first turns of the course's six-turn dialog, played by three memories sized so
-that they already differ: in-memory (the prompt only grows, so the server can reuse all of the previous one
-from its KV cache), a window (the oldest turn leaves the front, and the cache
-must start again), and a compressing memory (the summary changes the front, and
-the cache starts again once a compression). Each call's seconds and the server's
-cached prompt tokens are printed, for the reader to compare; timings are not
-asserted, a shared machine's load makes them noise. The proxy's caps are off here:
-the client asks for REPLY_TOKENS at most, as TINYAGENT_MAX_REPLY_TOKENS would, and
-the one rule is that the server honours it: each call ends with HTTP 200 and no
-more completion tokens than asked, within the client's timeout and the deadline.
+that they already differ: in-memory (the prompt only grows, so the server reuses
+all of the previous one from its KV cache), a window (the oldest turn leaves the
+front, and the cache must start again), and a compressing memory (the summary
+changes the front, and the cache starts again at each compression). Each call's
+seconds and the server's cached prompt tokens are printed, for the reader to
+compare; timings are not asserted, a shared machine's load makes them noise. The
+proxy's caps are off here: the client asks for REPLY_TOKENS at most, as
+TINYAGENT_MAX_REPLY_TOKENS would, and the one rule is that the server honours it:
+each call ends with HTTP 200 and no more completion tokens than asked, within the
+client's timeout and the check's deadline.
 """
 
 from __future__ import annotations

@@ -38,7 +38,8 @@ def test_no_html_escaping_anywhere():
     messages = ct.template_messages([{"role": "user", "content": 'say "<hi>" & go'}],
                                     [])
     prompt = ct.render(CHATML + "{{ messages | tojson }}", messages)
-    assert 'say "<hi>" & go' in prompt and "&#34;" not in prompt and "&lt;" not in prompt
+    assert 'say "<hi>" & go' in prompt
+    assert "&#34;" not in prompt and "&lt;" not in prompt
 
 
 def test_a_past_tool_call_is_written_in_the_format_the_model_is_asked_to_use():
