@@ -102,7 +102,9 @@ def free_port(host: str = "127.0.0.1") -> int:
 def start_server(model: Path, host: str, port: int, log_path: Path, *,
                  n_ctx: int = 4096, threads: int = 2) -> subprocess.Popen[bytes]:
     """Start this script's server in the background; its output goes to `log_path`."""
-    command = [sys.executable, "-u", __file__, "--model", str(model), "--host", host,
+    # -X faulthandler: a crash in llama.cpp (SIGSEGV) leaves a traceback in the log.
+    command = [sys.executable, "-u", "-X", "faulthandler", __file__, "--model",
+               str(model), "--host", host,
                "--port", str(port), "--n-ctx", str(n_ctx), "--threads", str(threads),
                "--quiet"]
     log = open(log_path, "wb")  # noqa: SIM115 (the child writes it; closed by the OS)

@@ -77,16 +77,22 @@ def broken(name: str) -> contextlib.ExitStack:
     return stack
 
 
-def watch(server: subprocess.Popen[bytes], log: Path, r: Results) -> None:
+def watch(server: subprocess.Popen[bytes], log: Path, r: Results,
+          once: bool = False) -> None:
     """If the server exits while the check runs: its exit code, its log's tail,
-    and a failure at once (every later call would only say HTTP 502)."""
-    while server.poll() is None:
-        time.sleep(0.5)
-    if getattr(server, "stopping", False):
+    and a failure at once (every later call would only say HTTP 502). `once`: look
+    now (the proxy could not reach the server), else until it exits."""
+    deadline = time.monotonic() + 2
+    while server.poll() is None and (not once or time.monotonic() < deadline):
+        time.sleep(0.1)
+    if server.poll() is None or getattr(server, "stopping", False):
         return
-    print(f"\n  FAIL  the model server exited with code {server.returncode} "
-          f"(pid {server.pid}); the end of its log:\n{local_model.log_tail(log)}\n"
-          f"real model check: {r.passed} passed, {r.failed + 1} failed", flush=True)
+    code = server.returncode
+    why = f", {signal.Signals(-code).name}" if code < 0 else ""
+    print(f"\n  FAIL  the model server exited with code {code}{why} (pid {server.pid});"
+          f" the end of its log:\n{local_model.log_tail(log)}\n"
+          f"real model check: {r.passed} passed, {r.failed + 1} failed",
+          file=sys.__stdout__, flush=True)  # not the agent's redirected stdout
     os._exit(1)
 
 
@@ -147,10 +153,13 @@ def run(args: argparse.Namespace, r: Results, out: io.StringIO, tee: Tee,
     key = "sk-check-" + secrets.token_hex(16)  # fake, and greppable in every output
     upstream, log, server = start(args, r)
     proxy = RecordingProxy(upstream)
+    if server is not None:  # a refused connection: has the server died?
+        proxy.on_error = lambda: watch(server, log, r, once=True)  # type: ignore
 
     def give_up() -> None:  # the hard limit: no hang outlives the CI budget
         print(f"real model check: {r.passed} passed, {r.failed + 1} failed (the "
-              f"deadline of {args.deadline:g}s passed)", flush=True)
+              f"deadline of {args.deadline:g}s passed)", file=sys.__stdout__,
+              flush=True)  # not the agent's redirected stdout
         if server is not None:
             local_model.stop_server(server)  # type: ignore[arg-type]
         os._exit(1)

@@ -19,6 +19,7 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -109,6 +110,7 @@ class RecordingProxy:
     exchanges: list[Exchange] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)  # each bends one request
     capped: bool = True  # off: the client's request goes to the server as it is
+    on_error: Callable[[], None] | None = None  # called when the server is unreachable
     _server: ThreadingHTTPServer | None = None
 
     def inject(self, name: str, kind: str = "agent", *, seconds: float = 0.0,
@@ -187,6 +189,8 @@ class RecordingProxy:
             reply = connection.getresponse()
             return reply.status, reply.read()
         except OSError as exc:  # the server died or hung up: a failure to record
+            if self.on_error is not None:
+                self.on_error()
             return 502, json.dumps({"error": {"message": str(exc)}}).encode()
         finally:
             connection.close()
