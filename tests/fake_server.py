@@ -11,6 +11,8 @@ test. Import it in a test module: `from fake_server import fake_server_fixture`.
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,6 +31,8 @@ class Reply:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    trickle: float = 0.0  # > 0: the body a byte at a time, this many seconds apart
+    cut: str = ""  # "headers": close after the headers; "reset": reset, no reply
 
 
 def completion(content: Any = "ok", tool_calls: Any = None,
@@ -101,6 +105,11 @@ class FakeServer:
                     return
                 body = reply.body if isinstance(reply.body, bytes) else json.dumps(
                     reply.body).encode()
+                if reply.cut == "reset":  # SO_LINGER 0: close() sends a TCP reset
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                               struct.pack("ii", 1, 0))
+                    self.close_connection = True
+                    return
                 try:
                     self.send_response(reply.status)
                     self.send_header("content-type", "application/json")
@@ -108,7 +117,16 @@ class FakeServer:
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
                     self.end_headers()
-                    self.wfile.write(body)
+                    if reply.cut == "headers":
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
+                    step = 1 if reply.trickle else max(len(body), 1)
+                    for start in range(0, len(body), step):
+                        if reply.trickle and server.stopping.wait(reply.trickle):
+                            return
+                        self.wfile.write(body[start:start + step])
+                        self.wfile.flush()
                 except OSError:  # the client gave up (its timeout): nothing to do
                     pass
 

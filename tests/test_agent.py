@@ -353,3 +353,14 @@ def test_a_chinese_agent_sends_a_chinese_system_prompt_and_memory_hint():
     assert auto.build_messages("refund")[0].content == SYSTEM_PROMPT
     own = agent(labels="zh", system_prompt="Be brief.")
     assert own.build_messages("退款")[0].content == "Be brief."
+
+
+@pytest.mark.parametrize("argument, value", [("llm", None), ("tools", None),
+                                             ("memory", "hybrid")])
+def test_a_wrong_llm_tools_or_memory_is_refused_at_construction(argument, value):
+    """ReActAgent(llm=None), tools=None or memory="hybrid": TypeError at once naming
+    the argument, not AttributeError at the first turn."""
+    arguments = {"llm": LlmClient(offline=True), "tools": bitmall_tools(),
+                 argument: value}
+    with pytest.raises(TypeError, match=f"^{argument} must have a .* method"):
+        ReActAgent(**arguments)

@@ -251,3 +251,34 @@ def test_the_summary_budget_reaches_the_summarizer(budget):
     memory = BackgroundSummaryMemory(LlmClient(offline=True),
                                      max_summary_tokens=budget)
     assert memory.summarizer.max_tokens == budget
+
+
+def test_wait_waits_for_a_compression_that_an_add_is_starting(pool):
+    """wait() called while another thread's add() is starting a compression
+    returns only after that compression: it reads the slot under the lock."""
+    memory = BackgroundSummaryMemory(LlmClient(offline=True), keep_recent_turns=1,
+                                     batch_turns=1, executor=pool)
+    planning, original = threading.Event(), memory.plan
+
+    def slow_plan():
+        batch = original()
+        if batch is not None:  # a compression is about to start
+            planning.set()
+            time.sleep(0.3)  # add() holds the lock meanwhile
+        return batch
+
+    add_turns(memory, range(1))  # one turn: nothing due yet
+    memory.plan = slow_plan
+    adder = threading.Thread(target=add_turns, args=(memory, [1]))
+    adder.start()
+    assert planning.wait(TIMEOUT)
+    assert memory.wait().compression_count == 1
+    adder.join(TIMEOUT)
+
+
+@pytest.mark.parametrize("chars", [0, -1, None, "1400", 1.5])
+def test_a_bad_max_summary_chars_is_refused_at_construction(chars):
+    """max_summary_chars 0, -1, None, "1400", 1.5: ValueError at once naming it,
+    never a summary shrunk to its ids or a TypeError inside a turn."""
+    with pytest.raises(ValueError, match="max_summary_chars"):
+        BackgroundSummaryMemory(LlmClient(offline=True), max_summary_chars=chars)

@@ -311,3 +311,47 @@ def test_a_person_at_a_terminal_is_told_how_long_a_real_model_may_take(
     monkeypatch.setattr("sys.stderr", Terminal())
     assert main(["chat", "--timeout", "5"]) == 0
     assert "(waiting for fake: at most 10s a call)" in sys.stderr.getvalue()
+
+
+# -- hardening: the command line's rough edges
+
+
+def test_quit_and_help_are_commands_not_customer_messages(capsys, monkeypatch):
+    """`/help` prints the commands and `quit` leaves: neither reaches the agent."""
+    import io
+
+    from tinyagent.course.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("/help\nquit\nWhere is my order "
+                                                 "88231?\n"))
+    assert main(["chat"]) == 0
+    out = capsys.readouterr().out
+    assert "/memory" in out and "88231" not in out  # help shown; nothing after quit
+
+
+def test_a_line_over_the_limit_is_skipped_and_the_next_is_answered(capsys,
+                                                                   monkeypatch):
+    """A 50 MB-like line (here 100,000 characters) is refused in one line; the
+    chat goes on and answers the next line."""
+    import io
+
+    from tinyagent.course.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("x" * 100_000 + "\nWhere is my "
+                                                 "order 88231?\n"))
+    assert main(["chat"]) == 0
+    out, err = capsys.readouterr()
+    assert "over the 20,000" in err and "88231" in out
+
+
+def test_the_top_level_help_names_every_command_and_every_option_has_help(capsys):
+    """`tinyagent --help` names sessions; demo's --lang and chat's --memory say
+    what they are."""
+    from tinyagent.course.cli import build_parser
+
+    parser = build_parser()
+    assert "sessions" in parser.description
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for command in ("demo", "chat"):
+        for action in sub.choices[command]._actions:
+            assert action.help, f"{command} {action.option_strings} has no help"

@@ -100,12 +100,13 @@ def test_tokens_table_text_and_html(six):
     HTML: one escaped table, nothing that changes between runs."""
     text = str(six)
     lines = text.splitlines()
-    assert len(lines) == 2 + 6 + 5
+    assert len(lines) == 2 + 6 + 5 + 3  # + cached, billed, money
     assert lines[1].split()[-2:] == ["hybrid", "4/8"]
-    assert lines[-1].startswith("memory held at the end")
+    assert lines[-4].startswith("memory held at the end")
+    assert lines[-1].startswith("money (CNY")
     assert len({len(line) for line in lines[1:]}) == 1  # every row as wide
     html = six._repr_html_()
-    assert html.startswith("<table><caption>") and html.count("<tr>") == 1 + 6 + 5
+    assert html.startswith("<table><caption>") and html.count("<tr>") == 1 + 6 + 5 + 3
     assert "0x" not in html and html == six._repr_html_()
 
 
@@ -231,6 +232,49 @@ def test_tables_speak_the_language_asked_and_the_labels_stay(six):
     assert chinese.header[1:] == english.header[1:] == LABELS
     assert [row[1:] for row in chinese.rows] == [row[1:] for row in english.rows]
     assert six.answers_table(turns=[6], lang="zh").header == ["轮次", "策略", "回答"]
+
+
+@pytest.mark.parametrize("provider", ["openai", "deepseek", "qwen", "none"])
+def test_cached_and_billed_figures_are_the_sums_of_the_usage(provider):
+    """compare(provider=P) reports cached tokens equal to the sum of what each
+    call's usage said (the summarizer's too), and bills them at P's prices."""
+    from tinyagent.course.prices import price_for
+
+    llm = LlmClient(offline=True)
+    seen = []
+    chat = llm.chat
+
+    def spy(messages, tools=None):
+        reply = chat(messages, tools)
+        seen.append(reply.usage)
+        return reply
+
+    llm.chat = spy
+    result = compare(llm, strategies=make_strategies(llm, ["inmemory", "summary"]),
+                     provider=provider)
+    cached = sum(u.cached_tokens for u in seen)
+    prompts = sum(u.prompt_tokens for u in seen)
+    assert sum(r.total("cached_tokens") for r in result.runs) == cached
+    assert (cached > 0) == (provider in ("deepseek", "qwen"))  # six short turns
+    billed = sum(r.billed(provider) for r in result.runs)
+    assert billed == pytest.approx(price_for(provider).billed(prompts, cached))
+    table = repr(result.tokens_table())
+    assert f"{provider} rule" in table and f"{provider} prices" in table
+
+
+def test_cli_compare_provider_prints_the_cached_and_billed_rows(capsys):
+    """--provider picks the offline cache rule and the prices: the rows say which,
+    and the cached figure is the one compare() reports for the same run."""
+    assert main(["compare", "--strategies", "inmemory,compact", "--provider",
+                 "deepseek"]) == 0
+    out = capsys.readouterr().out
+    cached = next(line for line in out.splitlines() if line.startswith("cached"))
+    assert "offline, deepseek rule" in cached
+    assert "billed (input-token equivalents, deepseek prices)" in out
+    llm = LlmClient(offline=True)
+    run = compare(llm, strategies=make_strategies(llm, ["inmemory"]),
+                  provider="deepseek").runs[0]
+    assert f"{run.total('cached_tokens'):,}" == cached.split()[-2]
 
 
 class FailsOnTurn:

@@ -37,6 +37,31 @@ def test_failures_come_first_in_case_order(capsys):
     assert result.failures == ["doubles -1", "doubles 0"]
 
 
+def test_only_the_first_failure_is_shown_in_full(capsys):
+    """The other failing cases are named, with neither evidence nor hint: each rerun
+    reveals the next."""
+    check("99.double", lambda x: x + 2)
+    out = capsys.readouterr().out
+    assert "hint: negative numbers too" in out and "zero stays zero" not in out
+    assert out.count("hint:") == 1 and out.count("got") == 1
+    assert "✗ FAIL  doubles 0\n✓ PASS  doubles 2" in out
+
+
+def test_a_hint_from_the_evidence_replaces_the_cases_hint(capsys):
+    """Wrong(evidence, hint=...) names the cause the evidence shows, instead of the
+    case's general hint."""
+    @exercise("99.diagnosed")
+    def _cases(fn):
+        def diagnose():
+            if fn(3) == 3:
+                raise Wrong("with 3: got 3; expected 6", hint="it returns its input")
+            return True
+        yield "doubles 3", diagnose, "multiply by two"
+    check("99.diagnosed", lambda x: x)
+    out = capsys.readouterr().out
+    assert "hint: it returns its input" in out and "multiply" not in out
+
+
 def test_no_emoji_marks(capsys):
     """Marks are ✓/✗ with a word, never the emoji that lack glyphs on bare Linux."""
     check("99.double", lambda x: x)
@@ -44,15 +69,27 @@ def test_no_emoji_marks(capsys):
     assert "✅" not in out and "❌" not in out and "✗ FAIL" in out
 
 
-def test_a_stub_reads_as_not_yet(capsys):
-    """A stub raising NotImplementedError fails each case with the hint, no crash."""
-    def stub(x):
+def test_a_stub_prints_one_line_with_no_case_or_hint(capsys):
+    """A stub raising NotImplementedError gets one line saying what to write and how
+    to check it: no case, no hint, no evidence (a stored notebook shows only that)."""
+    def double(x):
         raise NotImplementedError
-    assert not check("99.double", stub)
+    result = check("99.double", double)
     out = capsys.readouterr().out
-    assert "✗ FAIL  doubles 2\n        not implemented yet. hint: multiply by two" \
-        in out
-    assert out.startswith("99.double: 0/3 checks pass. Not yet")
+    assert not result and result.total == 3
+    assert out.count("\n") == 1 and "double" in out and "not written yet" in out
+    assert "✗" not in out and "hint" not in out and "doubles" not in out
+
+
+def test_a_half_written_class_is_still_not_written(capsys):
+    """Code that raises NotImplementedError in any case (one method left to write)
+    gets the same one line, even if other cases pass."""
+    def half(x):
+        if x == 2:
+            return 4
+        raise NotImplementedError
+    check("99.double", half)
+    assert capsys.readouterr().out.startswith("99.double: not written yet")
 
 
 def test_a_crash_shows_the_error(capsys):

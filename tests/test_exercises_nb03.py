@@ -28,3 +28,15 @@ def test_token_window_matches_the_package_on_any_budget(shape, seed, budget):
     assert well_formed(got)
     newest = dialog(shape[-1], seed)
     assert tokens(got) <= budget or len(got) == len(newest)
+
+
+def test_a_turn_measured_as_a_request_gets_its_own_hint(capsys):
+    """A token window that sums a turn with count_messages_tokens (which adds the
+    reply priming of a request) is told that cause, not "'<=', not '<'"."""
+    from wrong_solutions import request_tokens
+
+    from tinyagent.course.exercises import check
+    check("03.token_window", request_tokens)
+    out = capsys.readouterr().out
+    assert "the few tokens a request adds for the reply" in out
+    assert "exactly max_tokens still fits" not in out

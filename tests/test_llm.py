@@ -274,3 +274,30 @@ def test_the_banner_speaks_chinese_when_asked():
     assert "离线" in llm.describe(lang="zh") and "offline" in llm.describe()
     with pytest.raises(ValueError, match="'fr'"):
         llm.describe(lang="fr")
+
+
+def test_a_dotenv_url_never_receives_the_key_from_the_shell(clean_env, monkeypatch):
+    """A .env holding only TINYAGENT_API_URL, the key in the user's shell: refused
+    in one line naming the file, without the key; the request is never sent."""
+    monkeypatch.setenv("TINYAGENT_API_KEY", KEY)
+    (clean_env / ".env").write_text("TINYAGENT_API_URL=http://127.0.0.1:9/v1\n")
+    with pytest.raises(ValueError, match="sets TINYAGENT_API_URL, but the key comes "
+                       "from the environment") as info:
+        LlmClient.from_env()
+    assert KEY not in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_dotenv_sets_only_tinyagent_variables(clean_env, monkeypatch):
+    """HTTP_PROXY (or any other variable) in a .env is not loaded: it would route
+    the requests, the key in their header, through the file's proxy."""
+    monkeypatch.delenv("HTTP_PROXY", raising=False)
+    monkeypatch.delenv("HTTPS_PROXY", raising=False)
+    (clean_env / ".env").write_text(f"TINYAGENT_API_KEY={KEY}\n"
+                                    "HTTP_PROXY=http://127.0.0.1:9\n"
+                                    "HTTPS_PROXY=http://127.0.0.1:9\n")
+    llm = LlmClient.from_env()
+    monkeypatch.delenv("TINYAGENT_API_KEY", raising=False)  # the file set it: undo
+    assert not llm.offline
+    import os
+
+    assert "HTTP_PROXY" not in os.environ and "HTTPS_PROXY" not in os.environ

@@ -1,5 +1,6 @@
 """Rules of LlmClient on the real HTTP path: a server on 127.0.0.1 that misbehaves."""
 
+import json
 import re
 import time
 
@@ -43,15 +44,30 @@ def test_error_codes_become_llm_error_with_the_status(fake_server, status):
 
 
 def test_retry_after_is_honoured_then_the_call_succeeds(fake_server):
-    """A 429 is retried (by the SDK) after the wait its Retry-After asks for."""
+    """A 429 is retried (by the SDK) after the short wait its Retry-After asks for."""
     llm = client(fake_server, max_retries=1)
-    fake_server.script = [Reply(error(429).body, 429, {"retry-after-ms": "700"}),
+    fake_server.script = [Reply(completion("warm")),  # the SDK's first call is slow
+                          Reply(error(429).body, 429, {"retry-after-ms": "50"}),
                           Reply(completion("fine"))]
+    llm.chat(HELLO)
     started = time.monotonic()
     response = llm.chat(HELLO)
-    assert response.content == "fine" and len(fake_server.requests) == 2
-    # The SDK's own first back-off is at most 0.5 s: waiting longer is the header's.
-    assert time.monotonic() - started >= 0.65
+    assert response.content == "fine" and len(fake_server.requests) == 3
+    # The SDK's own first back-off is at least 0.375 s: a shorter wait is the header's.
+    assert time.monotonic() - started < 0.35
+
+
+def test_a_long_retry_after_does_not_break_the_promised_wait(fake_server):
+    """Retry-After: 20 with one retry: the call ends within max_wait (1.5 s), and
+    the message still says what the server asked for."""
+    llm = client(fake_server, max_retries=1, timeout=0.5)
+    fake_server.script = [Reply(error(429).body, 429, {"retry-after": "20"})]
+    assert llm.client is not None  # the SDK imported before the timing
+    started = time.monotonic()
+    with pytest.raises(LlmError, match="asks to wait 20 s"):
+        llm.chat(HELLO)
+    assert time.monotonic() - started <= llm.max_wait == 1.5
+    assert len(fake_server.requests) == 2
 
 
 def test_a_rate_limit_says_how_long_the_server_asks_to_wait(fake_server):
@@ -190,3 +206,139 @@ def test_a_key_inside_the_url_is_masked_everywhere(fake_server):
         down.chat(HELLO)
     for text in [str(info.value), str(refused.value), repr(llm), llm.describe()]:
         assert KEY not in text and "***@127.0.0.1" in text
+
+
+def test_a_slow_trickle_is_cut_at_the_timeout_of_the_attempt(fake_server):
+    """Headers, then a byte every 0.2 s: the timeout bounds the whole attempt, not
+    each read, so the call ends within max_wait (1.5 s), as the banner says."""
+    llm = client(fake_server, timeout=0.5, max_retries=1)
+    fake_server.script = [Reply(completion("warm")),  # the SDK's first call is slow
+                          Reply(completion("a slow answer"), trickle=0.2)]
+    llm.chat(HELLO)
+    started = time.monotonic()
+    with pytest.raises(LlmError, match="timed out after 0.5s"):
+        llm.chat(HELLO)
+    assert time.monotonic() - started <= llm.max_wait + 0.25
+
+
+def test_a_gzip_bomb_is_refused_without_inflating_it(fake_server):
+    """A small gzip body that inflates to 50 MB is refused past 2 MB, in one line
+    that says the reply is too large; the call's memory peak stays under 10 MB."""
+    import gzip
+    import tracemalloc
+
+    bomb = gzip.compress(b'{"choices": [{"message": {"content": "' + b"a" * 50 * 2**20,
+                         compresslevel=1)
+    assert len(bomb) < 2**20
+    llm = client(fake_server)
+    fake_server.script = [Reply(completion("warm")),  # the SDK's first call imports
+                          Reply(bomb, headers={"content-encoding": "gzip"})]
+    llm.chat(HELLO)
+    tracemalloc.start()
+    try:
+        with pytest.raises(LlmError, match="larger than 2 MB") as info:
+            llm.chat(HELLO)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "cannot reach" not in str(info.value) and "\n" not in str(info.value)
+    assert peak < 10 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+@pytest.mark.parametrize("reply, says", [
+    (Reply(b"not gzip at all", headers={"content-encoding": "gzip"}),
+     "body that cannot be read"),
+    (Reply(completion(), cut="headers"), "broke the connection"),
+    (Reply(completion(), cut="reset"), "broke the connection"),
+])
+def test_a_server_that_was_reached_is_not_called_unreachable(fake_server, reply,
+                                                            says):
+    """Gzip garbage, a close after the headers and a reset come from a server that
+    was reached: the message says what it did, not "cannot reach"."""
+    with pytest.raises(LlmError, match=says) as info:
+        answer(fake_server, reply)
+    assert "cannot reach" not in str(info.value)
+
+
+def test_an_unreachable_server_is_still_called_unreachable():
+    """Nothing listening on the port: "cannot reach", and TINYAGENT_API_URL."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    llm = LlmClient(api_key=KEY, base_url=f"http://127.0.0.1:{port}/v1",
+                    max_retries=0, timeout=2.0)
+    with pytest.raises(LlmError, match="cannot reach .*TINYAGENT_API_URL"):
+        llm.chat(HELLO)
+
+
+def test_arguments_nested_1000_deep_are_a_tool_error_not_a_crash(fake_server):
+    """Tool arguments nested 1,000 levels (as text or as an object) never raise
+    RecursionError: the call comes back with its arguments marked unusable."""
+    deep = "[" * 1000 + "]" * 1000
+    as_object = {"order_id": json.loads("[" * 30 + "]" * 30)}  # deep, not fatal
+    for arguments in (f'{{"order_id": {deep}}}', as_object):
+        reply = answer(fake_server, Reply(completion(None, [call(arguments=arguments)],
+                                                     "tool_calls")))
+        assert list(reply.tool_calls[0].arguments) == ["__raw__"]
+    with pytest.raises(LlmError, match="nests objects too deeply"):
+        answer(fake_server, Reply(b'{"choices": ' + deep.encode() + b"}"))
+
+
+def test_a_reply_cut_inside_an_emoji_can_be_printed(fake_server):
+    """A lone surrogate (a reply cut inside an emoji) becomes U+FFFD: the content
+    encodes as UTF-8, so printing, storing and sending it again work."""
+    body = b'{"choices": [{"message": {"role": "assistant", "content": "ok \\ud83d"}}]}'
+    reply = answer(fake_server, Reply(body))
+    assert reply.content == "ok \ufffd"
+    reply.content.encode("utf-8")
+
+
+def test_five_megabyte_arguments_are_not_kept_or_printed(fake_server, capsys):
+    """5 MB of tool arguments: the call keeps a short note, and the verbose trace
+    prints a few hundred characters, not megabytes."""
+    huge = '{"order_id": "' + "8" * 5_000_000 + '"}'
+    fake_server.script = [Reply(completion(None, [call(arguments=huge)], "tool_calls")),
+                          Reply(completion("done"))]
+    agent = ReActAgent(client(fake_server), bitmall_tools(), verbose=True)
+    assert agent.run("Where is my order 88231?") == "done"
+    assert len(capsys.readouterr().out) < 5_000
+
+
+@pytest.mark.parametrize("key", ["\u201csk-abc123\u201d", "sk-abc\u00a0123"])
+def test_a_key_with_typographic_quotes_or_a_nbsp_is_named_not_shown(key):
+    """A key pasted with typographic quotes or a non-breaking space: ValueError
+    naming TINYAGENT_API_KEY and the character, without the key."""
+    with pytest.raises(ValueError, match="TINYAGENT_API_KEY holds U\\+") as info:
+        LlmClient(api_key=key, base_url="http://127.0.0.1:9/v1")
+    assert "abc" not in str(info.value)
+
+
+@pytest.mark.parametrize("url, secret", [
+    ("http://user:Zq8#xK9@127.0.0.1:{port}/v1", "Zq8#xK9"),
+    ("http://user:Zq8/xK9@127.0.0.1:{port}/v1", "Zq8/xK9"),
+    ("http://user:Zq8?xK9@127.0.0.1:{port}/v1", "Zq8?xK9"),
+    ("http://127.0.0.1:{port}/v1?api-key=Zq8xK9", "Zq8xK9"),
+])
+def test_credentials_in_the_url_never_reach_the_banner_or_an_error(url, secret):
+    """user:pass@ with "#", "/" or "?" in the password, and ?api-key=: neither the
+    banner, the repr nor an error message shows them."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = url.format(port=port)
+    try:  # refused as a bad address, or accepted and then failing to connect
+        llm = LlmClient(api_key=KEY, base_url=url, max_retries=0, timeout=2.0)
+    except ValueError as exc:
+        assert "TINYAGENT_API_URL" in str(exc) and "%23" in str(exc)
+        shown = [str(exc)]
+    else:
+        shown = [llm.describe(), repr(llm)]
+        with pytest.raises(LlmError) as info:
+            llm.chat(HELLO)
+        shown.append(str(info.value))
+    for text in shown:
+        assert "Zq8" not in text and "xK9" not in text, text

@@ -69,3 +69,23 @@ def test_repr_is_deterministic():
     assert repr(ChatMessage.user("hi")) == (
         "ChatMessage(role=<Role.USER: 'user'>, content='hi', tool_call_id=None, "
         "tool_calls=())")
+
+
+# -- the Python API refuses, at once, what would break a conversation later
+
+
+def test_tool_calls_must_be_tool_call_objects():
+    """assistant(tool_calls=[dict]) and ToolCall(arguments="x") are TypeErrors at
+    construction, not failures inside memory.add later."""
+    with pytest.raises(TypeError, match="ToolCall objects"):
+        ChatMessage.assistant("", tool_calls=[{"id": "c1", "name": "queryOrder"}])
+    with pytest.raises(TypeError, match="arguments must be a dict"):
+        ToolCall("c1", "queryOrder", "x")
+
+
+def test_a_message_dict_without_a_role_is_a_value_error():
+    """from_dict without a role (or with an unknown one): ValueError naming 'role',
+    not KeyError('role')."""
+    for bad in ({"content": "hi"}, {"role": "robot", "content": "hi"}, "hi"):
+        with pytest.raises(ValueError, match="'role'"):
+            ChatMessage.from_dict(bad)

@@ -40,3 +40,21 @@ def test_env_example_names_the_three_variables():
 def test_dotenv_is_ignored_by_git():
     """.env (where keys live) is in .gitignore."""
     assert ".env" in (ROOT / ".gitignore").read_text().split()
+
+
+def test_constraints_pin_the_packages_that_shape_the_stored_outputs():
+    """constraints.txt pins (==) every runtime package and the notebook tools the
+    stored outputs were made with; .ci/run installs with it; both READMEs say when."""
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version.strip(), f"not pinned with ==: {line}"
+            pins[_name(name)] = version.strip()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    shaping = {_name(r) for r in project["dependencies"]} | {"nbval", "ipykernel",
+                                                              "nbformat"}
+    assert shaping <= set(pins), shaping - set(pins)
+    assert "-c constraints.txt" in (ROOT / ".ci" / "run").read_text()
+    for readme in ("README.md", "README.zh-CN.md"):
+        assert "constraints.txt" in (ROOT / readme).read_text(), readme

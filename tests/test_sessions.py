@@ -372,3 +372,113 @@ def test_a_second_handle_does_not_compress_a_session_already_in_flight():
     a.memory.wait()
     assert a.store.summary("alice").version == 1
     pool.shutdown(wait=True)
+
+
+# -- hardening: sessions under other writers, odd input and huge messages
+
+
+def test_a_session_created_by_another_process_since_we_looked_is_loaded(tmp_path):
+    """open() that finds no session, then loses the race to create it (another
+    process was first): it loads that session instead of failing."""
+    store = SqliteStore(tmp_path / "s.db")
+    store.create_session("alice", "window")
+    store.append("alice", turns(1))
+    looked = []
+    real = store.has_session
+
+    def has_session(name):  # the first look happens before the other's create
+        looked.append(name)
+        return real(name) and len(looked) > 1
+
+    store.has_session = has_session
+    session = SessionManager(store, InMemoryChatMemory).open("alice")
+    assert session.messages() == turns(1)
+
+
+def test_a_deleted_session_says_so_instead_of_saving_into_nothing(tmp_path):
+    """Another process deletes the session while it is in use: the next add raises
+    a StoreError saying it was deleted, with no Python call in the message."""
+    from tinyagent.storage import StoreError
+
+    store = SqliteStore(tmp_path / "s.db")
+    session = SessionManager(store, InMemoryChatMemory).create("alice")
+    session.add_all(turns(1))
+    store.delete_session("alice")
+    with pytest.raises(StoreError, match="'alice' was deleted while in use") as info:
+        session.add(ChatMessage.user("hello"))
+    assert "SessionManager" not in str(info.value)
+
+
+@pytest.mark.parametrize("bad", ["hello", {"role": "user", "content": "hi"}, None])
+def test_a_session_refuses_what_is_not_a_message_before_storing_it(tmp_path, bad):
+    """Session.add("hello") (or a dict, or None): TypeError at once, nothing stored."""
+    store = SqliteStore(tmp_path / "s.db")
+    session = SessionManager(store, InMemoryChatMemory).create("alice")
+    with pytest.raises(TypeError, match="ChatMessage"):
+        session.add(bad)
+    assert store.count("alice") == 0
+
+
+def test_rebuild_gives_up_when_another_writer_always_saves_first(tmp_path):
+    """A chat saves a newer snapshot during every rebuild attempt: the rebuild
+    stops after a few attempts with a StoreError, its model calls bounded."""
+    from tinyagent.storage import StoreError
+
+    store = SqliteStore(tmp_path / "s.db")
+    llm = CountingLlm()
+    manager = SessionManager(store, lambda: IncrementalSummaryMemory(
+        llm, keep_recent_turns=1, batch_turns=1))
+    manager.create("alice").add_all(turns(4))
+    store.save_summary = lambda *args, **kwargs: False  # someone always saved first
+    calls = llm.calls
+    with pytest.raises(StoreError, match="kept changing during the rebuild"):
+        manager.rebuild_summary("alice")
+    assert llm.calls - calls <= 3 * 3
+
+
+def test_a_huge_stored_message_is_loaded_cut_and_kept_whole(tmp_path):
+    """A 1.5 MB message in the log: loading the session puts a cut copy in the
+    memory (so opening stays cheap); the transcript keeps it whole."""
+    store = SqliteStore(tmp_path / "s.db")
+    manager = SessionManager(store, InMemoryChatMemory)
+    manager.create("alice")
+    store.append("alice", [ChatMessage.user("word " * 300_000)])
+    loaded = manager.load("alice")
+    assert len(loaded.messages()[0].content) < 200_000
+    assert len(loaded.transcript()[0].content) == 1_500_000
+
+
+def test_a_tool_result_without_its_call_is_refused_before_it_is_stored(tmp_path):
+    """Session.add of a tool message whose call the session does not hold:
+    ValueError naming the call, nothing stored (stored, it would make the provider
+    reject every later turn of the session). With its call, it is accepted."""
+    from tinyagent.messages import ToolCall
+
+    store = SqliteStore(tmp_path / "s.db")
+    session = SessionManager(store, InMemoryChatMemory).create("alice")
+    with pytest.raises(ValueError, match="'call_gone'"):
+        session.add(ChatMessage.tool("call_gone", '{"status": "delivered"}'))
+    assert store.count("alice") == 0
+    call = ToolCall("call_1", "queryOrder", {"order_id": "88231"})
+    session.add(ChatMessage.assistant("", [call]))
+    session.add(ChatMessage.tool("call_1", '{"status": "delivered"}'))
+    assert store.count("alice") == 2
+
+
+def test_a_failing_summarizer_loses_no_id_of_an_open_request(tmp_path):
+    """A hybrid session whose summarizer always fails (HTTP 500: the fallback
+    merges): after 16 refund requests and a reload, every order id is still in
+    the memory: open requests go last, and shrink to their ids before they go."""
+    store = SqliteStore(tmp_path / "s.db")
+    manager = SessionManager(store, lambda: HybridChatMemory(
+        FAILING, recent_size=4, summary_threshold=8), "hybrid")
+    session = manager.create("alice")
+    ids = [str(57100 + n) for n in range(16)]
+    for order in ids:
+        session.add_all([
+            ChatMessage.user(f"I want a refund for order {order}, it arrived broken "
+                             "and the box was crushed"),
+            ChatMessage.assistant(f"Refund for order {order} noted. Pickup code "
+                                  f"SF{order}00000, refund number RF2026{order}00.")])
+    memory = "\n".join(m.content for m in manager.load("alice").messages())
+    assert [order for order in ids if order not in memory] == []

@@ -1,7 +1,9 @@
 """The store contract, on every store: SQLite always, PostgreSQL when a server is
 given (see tests/_stores.py for how). Plus choosing a store from a URL."""
 
+import os
 import threading
+import time
 
 import pytest
 from _stores import STORES, open_test_store, store_url
@@ -175,3 +177,170 @@ def test_saved_versions_only_ever_grow_from_the_newest(attempts):
             newest = version if saved else newest
         versions = [s.version for s in store.summaries("alice")]
         assert versions == sorted(set(versions)) and (versions or [0])[-1] == newest
+
+
+# -- hardening: what a restarted server, a full disk or a foreign file must not do
+
+
+def admin():
+    """A connection of our own to the test server (skips without one)."""
+    from _stores import HOW, POSTGRES_ENV
+
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        pytest.skip(HOW)
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True)
+
+
+def test_a_dropped_server_connection_is_reconnected(tmp_path):
+    """The server ends our connection (as a restart does): the next append and
+    every one after it are saved, none is lost."""
+    with store_url("postgres", tmp_path) as url, open_store(url) as store, \
+            admin() as db:
+        store.create_session("alice", "window")
+        store.append("alice", MESSAGES[:1])
+        for turn in range(3):
+            db.execute("SELECT pg_terminate_backend(%s)",
+                       (store._conn.info.backend_pid,))
+            assert store.append("alice", [ChatMessage.user(f"turn {turn}")]) == turn + 2
+        assert store.count("alice") == 4
+
+
+def test_a_row_lock_held_elsewhere_is_waited_for_a_bounded_time(tmp_path,
+                                                                monkeypatch):
+    """Another transaction holds the session's row: append gives up after the lock
+    wait (1 s here) with a one-line StoreError, instead of waiting for ever."""
+    monkeypatch.setattr("tinyagent.storage.postgres_setup.LOCK_WAIT", 1)
+    with store_url("postgres", tmp_path) as url, open_store(url) as store, \
+            admin() as db:
+        store.create_session("alice", "window")
+        schema = url.rsplit("%3D", 1)[1]
+        with db.transaction():
+            db.execute(f"SELECT * FROM {schema}.tinyagent_sessions FOR UPDATE")
+            started = time.monotonic()
+            with pytest.raises(StoreError, match="gave up waiting.*try again"):
+                store.append("alice", MESSAGES[:1])
+            assert time.monotonic() - started < 5
+        assert store.append("alice", MESSAGES[:1]) == 1  # and then it works again
+
+
+def test_a_role_that_may_only_read_and_write_can_open_the_store(tmp_path):
+    """Tables an admin created; a role with SELECT/INSERT/UPDATE/DELETE on them
+    only (no CREATE) opens the store and chats."""
+    with store_url("postgres", tmp_path) as url, admin() as db:
+        open_store(url).close()  # the admin creates the tables
+        schema = url.rsplit("%3D", 1)[1]
+        role = f"dml_{schema}"
+        db.execute(f"CREATE ROLE {role} LOGIN")
+        try:
+            db.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+            db.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "
+                       f"{schema} TO {role}")
+            db.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {schema} TO {role}")
+            with open_store(url.replace("postgres@", f"{role}@", 1)) as store:
+                store.create_session("alice", "window")
+                assert store.append("alice", MESSAGES) == 4
+        finally:
+            db.execute(f"DROP OWNED BY {role}")
+            db.execute(f"DROP ROLE {role}")
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_a_nul_byte_in_a_name_is_a_clear_error(kind, tmp_path):
+    """A NUL byte (or another control character) in a session name: ValueError
+    naming the rule, never a raw database error."""
+    with open_test_store(kind, tmp_path) as store:
+        with pytest.raises(ValueError, match="control characters"):
+            SessionManager(store, lambda: IncrementalSummaryMemory(OFFLINE)).open(
+                "al\x00ice")
+
+
+@pytest.mark.parametrize("url, secret", [
+    ("postgresql://u:pa#ss9@127.0.0.1:1/db", "pa#ss9"),
+    ("postgresql://u@127.0.0.1:1/db?password=hunter2", "hunter2"),
+    ("postgresql://u:pa%zzss9@127.0.0.1:1/db", "pa%zzss9"),
+])
+def test_postgres_passwords_are_never_printed(url, secret):
+    """An unencoded "#", ?password= and a bad percent-escape: safe_url and the
+    connection error show none of the password."""
+    pytest.importorskip("psycopg")
+    assert secret not in safe_url(url) and "ss9" not in safe_url(url)
+    with pytest.raises(StoreError) as info:
+        PostgresStore(url, connect_timeout=2)
+    assert secret not in str(info.value) and "hunter2" not in str(info.value)
+    assert "ss9" not in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_full_disk_is_named_and_a_turn_is_stored_whole_or_not_at_all(tmp_path):
+    """SQLite cannot grow (a full disk): the error says so, not "cannot rollback";
+    a turn's question is never stored without its answer; delete says it too."""
+    with SqliteStore(tmp_path / "full.db") as store:
+        store.create_session("alice", "window")
+        manager = SessionManager(store, lambda: IncrementalSummaryMemory(OFFLINE))
+        session = manager.load("alice")
+        pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
+        store._conn.execute(f"PRAGMA max_page_count = {pages}")
+        big = "x" * 50_000
+        with pytest.raises(StoreError, match="full.*free some disk space") as info:
+            session.add_all([ChatMessage.user(big), ChatMessage.assistant(big)])
+        assert "rollback" not in str(info.value)
+        assert store.count("alice") == 0  # neither message, not the question alone
+        store.append("alice", [ChatMessage.user("short")])  # a page may be free
+        try:  # delete needs room for its journal: it works, or says the disk is full
+            store.delete_session("alice")
+        except StoreError as error:
+            assert "full" in str(error) and "rollback" not in str(error)
+
+
+def test_another_applications_database_is_refused_untouched(tmp_path):
+    """A `sessions.db` of another application: refused in one line, and not one
+    table or index is added to it."""
+    import sqlite3
+
+    path = tmp_path / "sessions.db"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE sessions (token TEXT, user_id INTEGER)")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a TinyAgent session database"):
+        SqliteStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_newer_layout_is_refused_untouched(tmp_path):
+    """A file written by a newer TinyAgent (a higher user_version): refused, asking
+    for an upgrade, with nothing written."""
+    import sqlite3
+
+    path = tmp_path / "sessions.db"
+    SqliteStore(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 7")
+        db.execute("DROP INDEX versions")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="newer TinyAgent.*upgrade"):
+        SqliteStore(path)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_a_row_this_version_cannot_read_is_a_store_error(kind, tmp_path):
+    """A stored message in a shape this version does not know (content as a list,
+    no role): a one-line StoreError naming the message, not a TypeError."""
+    with open_test_store(kind, tmp_path) as store:
+        store.create_session("alice", "window")
+        store.append("alice", MESSAGES[:1])
+        table = "messages" if kind == "sqlite" else "tinyagent_messages"
+        with store.transaction() as db:
+            db.execute(f"UPDATE {table} SET message = '{{\"content\": [1]}}'")
+        with pytest.raises(StoreError, match="message 1 of session 'alice' cannot be "
+                           "read"):
+            store.messages("alice")
+
+
+def test_looking_at_a_missing_file_does_not_create_it(tmp_path):
+    """open_store(path, create=False) on a missing file: StoreError, no file."""
+    with pytest.raises(StoreError, match="does not exist"):
+        open_store(tmp_path / "none.db", create=False)
+    assert not (tmp_path / "none.db").exists()

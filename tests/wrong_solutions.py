@@ -55,6 +55,20 @@ NO_PROGRESS = [
      or _pairs_alike([x for x in t if x.strip()][-3:]), "fewer than three"),
     ("blanks-after-slicing", lambda t: _pairs_alike([x for x in t[-3:] if x.strip()]),
      "blank thoughts are skipped"),
+    ("above-0.69", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],
+                                          lambda j: j > 0.69), "near 0.7"),
+    ("rounded-jaccard", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],
+                                               lambda j: round(j, 1) >= 0.7),
+     "every pair must be alike"),
+    ("rounded-to-2", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],
+                                            lambda j: round(j, 2) >= 0.69),
+     "near 0.7"),
+    ("rounded-to-2-at-0.7", lambda t: _pairs_alike(
+        [x for x in t if x.strip()][-3:], lambda j: round(j, 2) >= 0.7), "near 0.7"),
+    ("lowercased", lambda t: _pairs_alike([x.lower() for x in t if x.strip()][-3:]),
+     "another case"),
+    ("above-0.71", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],
+                                          lambda j: j >= 0.71), "exactly 0.7"),
 ]
 
 # -- 00.same_signature
@@ -70,6 +84,17 @@ SAME_SIGNATURE = [
     ("unsorted-json", lambda a, b: sorted(f"{c.name}{json.dumps(c.arguments)}"
                                           for c in a)
      == sorted(f"{c.name}{json.dumps(c.arguments)}" for c in b), "argument order"),
+    ("set-and-length", lambda a, b: len(a) == len(b) and {c.signature() for c in a}
+     == {c.signature() for c in b}, "other numbers"),
+    ("subset", lambda a, b: {c.signature() for c in a} <= {c.signature() for c in b}
+     and bool(a) == bool(b), "that call twice"),
+    ("names-and-args-apart", lambda a, b: sorted(c.name for c in a)
+     == sorted(c.name for c in b) and sorted(json.dumps(c.arguments, sort_keys=True)
+                                             for c in a)
+     == sorted(json.dumps(c.arguments, sort_keys=True) for c in b), "paired otherwise"),
+    ("sorted-by-name-only", lambda a, b: [c.signature() for c in sorted(
+        a, key=lambda c: c.name)] == [c.signature() for c in sorted(
+            b, key=lambda c: c.name)], "two calls of one tool"),
 ]
 
 
@@ -96,8 +121,17 @@ WHAT_TO_REMEMBER = [
     ("keeps-system", lambda ms: [m for m in ms if m.role is Role.SYSTEM
                                  or _user_or_answer(m)], "a turn without tools"),
     ("last-turn-only", lambda ms: [m for m in ms if _user_or_answer(m)][-2:],
-     "several turns"),
-    ("mutates-input", _drops_in_place, "the list passed in"),
+     "what a message says"),
+    ("mutates-input", _drops_in_place, "a turn without tools"),
+    ("filters-on-ill", lambda ms: [m for m in ms if m.role is Role.USER or (
+        m.role is Role.ASSISTANT and "I'll" not in m.content
+        and "我先" not in m.content)], "a turn"),
+    ("filters-on-words", lambda ms: [m for m in ms if m.role is Role.USER or (
+        m.role is Role.ASSISTANT and m.content.startswith(("A", "答")))],
+     "a turn without tools"),
+    ("generator", lambda ms: (m for m in ms if _user_or_answer(m)), "a turn"),
+    ("returns-input-when-clean", lambda ms: ms if all(map(_user_or_answer, ms))
+     else [m for m in ms if _user_or_answer(m)], "nothing to remember"),
 ]
 
 
@@ -178,7 +212,30 @@ def fresh(code):
     empty again, so one test's run cannot change what the next run sees."""
     if isinstance(getattr(code, "shared", None), list):
         code.shared.clear()
+    SHARED_HYBRID.clear()
     return code
+
+
+class CapsAt40(ListMemory):
+    def add(self, message):
+        self._messages = (self._messages + [message])[-40:]
+
+
+class CapsAt50(ListMemory):
+    def add(self, message):
+        self._messages = (self._messages + [message])[-50:]
+
+
+class NoDuplicates(ListMemory):
+    def add(self, message):
+        if message not in self._messages:
+            self._messages.append(message)
+
+
+class NoConsecutiveDuplicates(ListMemory):
+    def add(self, message):
+        if message not in self._messages[-2:]:
+            self._messages.append(message)
 
 
 MY_MEMORY = [
@@ -188,6 +245,10 @@ MY_MEMORY = [
     ("keeps-last-one", Forgetful, "messages() gives back"),
     ("keeps-last-three", LastThree, "messages() gives back"),
     ("keeps-last-twenty", LastTwenty, "it is unbounded"),
+    ("caps-at-40", CapsAt40, "it is unbounded"),
+    ("caps-at-50", CapsAt50, "it is unbounded"),
+    ("drops-duplicates", NoDuplicates, "the same message twice"),
+    ("drops-repeats-nearby", NoConsecutiveDuplicates, "the same message twice"),
 ]
 
 
@@ -243,12 +304,39 @@ class HandsOutList(RoundsWindowMemory):
         return self._messages
 
 
+class ChecksZeroOnly(RoundsWindowMemory):
+    def __init__(self, max_rounds):
+        if max_rounds == 0:
+            raise ValueError("max_rounds must not be 0")
+        self.max_rounds, self._messages = max_rounds, []
+
+
+class RefusesOne(RoundsWindowMemory):
+    def __init__(self, max_rounds):
+        if max_rounds < 2:
+            raise ValueError(f"max_rounds must be >= 2, got {max_rounds}")
+        self.max_rounds, self._messages = max_rounds, []
+
+
+class TrimsOnRead(RoundsWindowMemory):
+    """Stores every message and slices when read: bounded only on the outside."""
+
+    def add(self, message):
+        self._messages.append(message)
+
+    def messages(self):
+        return [m for t in split_turns(self._messages)[-self.max_rounds:] for m in t]
+
+
 ROUNDS_WINDOW = [
     ("counts-messages", LastMessages, "exactly max_rounds turns"),
     ("off-by-one-over", OneTooMany, "exactly max_rounds turns"),
     ("off-by-one-under", OneTooFew, "exactly max_rounds turns"),
     ("no-value-check", NoCheck, "max_rounds=0"),
     ("no-copy", HandsOutList, "messages() returns a copy"),
+    ("accepts-minus-one", ChecksZeroOnly, "max_rounds=0"),
+    ("refuses-one", RefusesOne, "max_rounds=0"),
+    ("trims-on-read", TrimsOnRead, "it stores only the window"),
 ]
 
 
@@ -288,6 +376,27 @@ def pops_input(messages, max_tokens):
     return messages
 
 
+def mutates_when_over(messages, max_tokens):
+    """Correct, except that a newest turn over budget is cut out of the argument."""
+    turns = split_turns(messages)
+    if turns and sum(map(count_message_tokens, turns[-1])) > max_tokens:
+        del messages[:-len(turns[-1])]
+        return list(messages)
+    return _window(messages, max_tokens)
+
+
+def request_tokens(messages, max_tokens):
+    """Measures each turn as a request (count_messages_tokens adds the priming)."""
+    from tinyagent.tokens import count_messages_tokens
+    kept, used = [], 0
+    for turn in reversed(split_turns(messages)):
+        size = count_messages_tokens(turn)
+        if kept and used + size > max_tokens:
+            break
+        kept, used = turn + kept, used + size
+    return kept
+
+
 TOKEN_WINDOW = [
     ("strict-less-than", lambda m, b: _window(m, b, lambda u, x: u < x),
      "a budget that fits everything"),
@@ -295,7 +404,7 @@ TOKEN_WINDOW = [
     ("drops-newest-too", lambda m, b: _window(m, b, keep_newest=False),
      "a newest turn bigger"),
     ("keeps-oldest", oldest_first, "the result fits in max_tokens"),
-    ("mutates-input", pops_input, "the list passed in"),
+    ("mutates-input", pops_input, "a budget that fits everything"),
     ("skips-too-big-turns", lambda m, b: [x for t in split_turns(m)
                                           if sum(map(count_message_tokens, t)) <= b
                                           for x in t], "the result fits in max_tokens"),
@@ -398,6 +507,28 @@ def appends_previous(llm, previous, overflow):
     return "\n".join(filter(None, [previous, merge_summary(llm, None, overflow)]))
 
 
+def unguarded_fallback(llm, previous, overflow):
+    """Guards the model's reply, not the fallback: ids past its clip are lost."""
+    request = _request(previous, overflow)
+    try:
+        text = llm.chat(request).content.strip()
+    except Exception:
+        text = ""
+    if not text:
+        return fallback_summary(previous, overflow)
+    return keep_ids(text, find_ids(request[1].content))
+
+
+def old_summary_and_ids(llm, previous, overflow):
+    """On failure: the old summary and an ids line; the new requests are lost."""
+    request = _request(previous, overflow)
+    try:
+        text = llm.chat(request).content.strip()
+    except Exception:
+        text = ""
+    return keep_ids(text or previous or "", find_ids(request[1].content))
+
+
 MERGE_STEP = [
     ("not-incremental", from_scratch, "the request holds the previous summary"),
     ("no-entity-guard", no_guard, "a reply that drops the numbers"),
@@ -405,6 +536,8 @@ MERGE_STEP = [
     ("prints-None", says_none, "first merge"),
     ("appends-the-request", appends_request, "it returns the model's summary"),
     ("appends-previous", appends_previous, "the request holds the previous summary"),
+    ("unguarded-fallback", unguarded_fallback, "a failing model keeps the new"),
+    ("old-summary-and-ids", old_summary_and_ids, "a failing model keeps the new"),
 ]
 
 
@@ -413,7 +546,7 @@ class HardCodedFacts(HybridChatMemory):
     """Seed 0's three facts written in, instead of the summary."""
 
     def __init__(self, llm):
-        super().__init__(llm, 4, 8)
+        super().__init__(llm, 2, 6)
 
     def messages(self):
         facts = "- order 61554, tracking SF2233445566, refund RF20260701001"
@@ -421,10 +554,51 @@ class HardCodedFacts(HybridChatMemory):
                                               if m.role is not Role.SYSTEM]
 
 
+class HidesItsCost(HybridChatMemory):
+    """Compresses every turn, and reports no summarizer tokens in stats()."""
+
+    def __init__(self, llm):
+        super().__init__(llm, 2, 3)
+
+    def stats(self):
+        return {**super().stats(), "summarizer_tokens": 0}
+
+
+class IdsOnly(HybridChatMemory):
+    """Calls the model as it should, then keeps only the ids of what it wrote."""
+
+    def __init__(self, llm):
+        super().__init__(llm, 2, 8)
+        real = self.summarizer.summarize
+
+        def summarize(previous, messages):
+            real(previous, messages)
+            return keep_ids("", find_ids(f"{previous or ''}\n{render(messages)}"))
+        self.summarizer.summarize = summarize
+
+
+SHARED_HYBRID = {}
+
+
+def shared_hybrid(llm):
+    """One memory for every conversation: made once, handed out each time."""
+    return SHARED_HYBRID.setdefault("memory", HybridChatMemory(llm, 2, 8))
+
+
+def own_model(llm):
+    """Ignores the model it is given: its summaries are paid by nobody."""
+    from tinyagent import LlmClient
+    return HybridChatMemory(LlmClient(offline=True), 2, 8)
+
+
 TUNE_HYBRID = [
-    ("the-default", lambda llm: HybridChatMemory(llm, 6, 10), "peak prompt tokens"),
+    ("the-table-4-8", lambda llm: HybridChatMemory(llm, 4, 8), "peak prompt tokens"),
     ("compresses-every-turn", lambda llm: HybridChatMemory(llm, 2, 3),
-     "summarizer calls"),
+     "tokens sent"),
+    ("hides-its-cost", HidesItsCost, "tokens sent"),
+    ("ids-only-summary", IdsOnly, "every planted fact is recalled"),
+    ("one-shared-memory", shared_hybrid, "each call gives a new"),
+    ("ignores-the-llm", own_model, "every planted fact is recalled"),
     ("hard-codes-seed-0", HardCodedFacts, "every planted fact is recalled"),
     ("not-a-hybrid", lambda llm: InMemoryChatMemory(), "it returns a HybridChatMemory"),
 ]
@@ -453,12 +627,30 @@ def mutates(items, max_items=6, max_chars=80):
     return cap_items(items, max_items, max_chars)
 
 
+def cap_in_place(items, max_items=6, max_chars=80):
+    """Returns the caller's list when nothing needs cutting."""
+    if len(items) <= max_items and all(i.strip() and len(i) <= max_chars
+                                       for i in items):
+        return items
+    return cap_items(items, max_items, max_chars)
+
+
 CAP_ITEMS = [
+    ("returns-the-argument", cap_in_place, "a short section"),
+    ("generator", lambda items, max_items=6, max_chars=80: (
+        i for i in cap_items(items, max_items, max_chars)), "a short section"),
+    ("caps-at-80-not-max", lambda items, max_items=6, max_chars=80: [
+        i if len(i) < max_chars else i[: max_chars - 1] + "…"
+        for i in items if i.strip()][-max_items:] if max_items else [],
+     "exactly 80"),
+    ("max-items-one-off", lambda items, max_items=6, max_chars=80: cap_items(
+        items, 10**6, max_chars)[-max_items:] if max_items > 1 else [],
+     "max_items=0"),
     ("keeps-oldest", lambda items, max_items=6, max_chars=80: cap_items(
         items, 10**6, max_chars)[:max_items], "eight items"),
     ("no-ellipsis", lambda items, max_items=6, max_chars=80: [
         i[:max_chars] for i in items if i.strip()][-max_items:], "longer than 80"),
-    ("mutates", mutates, "blanks are dropped before"),
+    ("mutates", mutates, "eight items"),
     ("fixed-caps", lambda items, max_items=6, max_chars=80: cap_items(items),
      "max_items=0"),
     ("slices-before-dropping-blanks", lambda items, max_items=6, max_chars=80: [
@@ -503,6 +695,9 @@ def restore(snapshot, transcript):
 
 
 RESTORE = [
+    ("returns-the-transcript", lambda s, t: t if s is None else restore(s, t),
+     "no snapshot yet"),
+    ("generator", lambda s, t: iter(restore(s, t)), "no snapshot yet"),
     ("replays-everything", lambda s, t: ([summary_message(s.text)] if s else []) + t,
      "a snapshot of 4 messages"),
     ("summary-only", lambda s, t: [summary_message(s.text)] if s else list(t),
@@ -522,10 +717,13 @@ def fence(summary):
 
 
 FENCE = [
+    ("defuses-the-first-only", lambda s: summary_message(
+        s.replace(SUMMARY_HEADER, SUMMARY_HEADER.strip("[]"), 1)
+        .replace(SUMMARY_FOOTER, SUMMARY_FOOTER.strip("[]"), 1)), "two forged footers"),
     ("no-defusing", summary_message, "a forged footer"),
     ("footer-only", lambda s: summary_message(s.replace(SUMMARY_FOOTER, "")),
      "a forged header"),
-    ("drops-lines", lambda s: fence(s.splitlines()[-1]), "the facts of the summary"),
+    ("drops-lines", lambda s: fence(s.splitlines()[-1]), "two forged footers"),
     ("as-user", lambda s: ChatMessage.user(fence(s).content), "a summary goes"),
 ]
 

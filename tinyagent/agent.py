@@ -1,15 +1,14 @@
 """ReActAgent: think, call a tool, read the result, repeat; then answer.
 
 Introduced in notebook 00 (the loop and its guards) and notebook 01 (why it forgets).
-The agent itself is stateless: `run()` rebuilds the messages array every turn. Memory
-is injected from outside (notebook 02), so strategies are swappable and the agent does
-not change. Four guards stop a turn that goes wrong: max steps, repeated call
-(`same_calls`), token budget and no progress (`no_progress`). Two more keep a
-misbehaving model in bounds: an empty reply is never taken as the answer, and one
-step runs at most `max_tool_calls_per_step` tools. Left out: streaming, parallel
-tool execution and human approval of tool calls. `labels` is the agent's language:
-its trace labels and its system prompt are English unless `labels="zh"` (or "auto":
-in the language of each user message).
+The agent is stateless: `run()` rebuilds the messages array every turn. Memory is
+injected from outside (notebook 02), so strategies are swappable. Four guards stop a
+turn that goes wrong: max steps, repeated call (`same_calls`), token budget and no
+progress (`no_progress`). Two more keep a misbehaving model in bounds: an empty reply
+is never taken as the answer, and one step runs at most `max_tool_calls_per_step`
+tools. `labels` is the agent's language: its trace and system prompt are English
+unless `labels="zh"` (or "auto": each user message's). Left out: streaming, parallel
+tool execution and human approval of tool calls.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from .llm import SupportsChat
 from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, ToolCall, clip
 from .tokens import count_messages_tokens
-from .tools.registry import ToolRegistry
+from .tools.registry import ToolRegistry, check_agent_parts
 
 SYSTEM_PROMPT = (
     "You are the customer-service assistant of BitMall, an online store. Help with "
@@ -86,6 +85,7 @@ class RunTrace:
     steps: list[Step] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)  # in call order
     prompt_tokens: list[int] = field(default_factory=list)  # one per model call
+    cached_tokens: list[int] = field(default_factory=list)  # of those, cached (usage)
     messages: list[ChatMessage] = field(default_factory=list)  # the final array
 
 
@@ -104,7 +104,7 @@ class ReActAgent:
         if labels not in ("en", "zh", "auto"):
             raise ValueError(f"labels must be 'en', 'zh' or 'auto', got {labels!r}")
         self.labels_lang = labels  # "auto": the trace follows each user message
-        self.llm, self.tools, self.memory = llm, tools, memory
+        self.llm, self.tools, self.memory = check_agent_parts(llm, tools, memory)
         self.max_steps, self.max_tokens, self.verbose = max_steps, max_tokens, verbose
         self.labels = LABELS[labels == "zh"]
         # A model may ask for 2,000 refunds in one reply; the rest are refused.
@@ -165,6 +165,7 @@ class ReActAgent:
                 return self._stop(trace, "token_budget", messages, turn_start, tokens)
             response = self.llm.chat(messages, tools=schemas)
             trace.prompt_tokens.append(response.usage.prompt_tokens or tokens)
+            trace.cached_tokens.append(getattr(response.usage, "cached_tokens", 0))
             if not response.tool_calls:  # no tool wanted: this is the answer...
                 reason, trace.answer = "answer", response.content
                 if not response.content.strip():  # ...unless there is none
@@ -217,14 +218,16 @@ class ReActAgent:
         return trace.answer
 
     def _remember(self, turn: list[ChatMessage], answer: str) -> None:
-        """Commit the turn to memory in one go: the user message (and, if
-        remember_tool_calls, the steps), then the answer."""
+        """Commit the turn at once: the user message (and steps), then the answer."""
         if self.memory is None:
             return
         # Only now does memory change: a turn that raised earlier left it as it was.
         kept = turn if self.remember_tool_calls else turn[:1]
-        try:
-            for message in [*kept, ChatMessage.assistant(answer)]:
+        messages = [*kept, ChatMessage.assistant(answer)]
+        try:  # a session's add_all stores the whole turn in one transaction
+            if hasattr(self.memory, "add_all"):
+                self.memory.add_all(messages)  # type: ignore[attr-defined]
+            for message in [] if hasattr(self.memory, "add_all") else messages:
                 self.memory.add(message)
         except Exception as exc:  # a database, say: read-only, locked, full
             raise TurnNotSavedError(answer, exc) from exc

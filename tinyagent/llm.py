@@ -10,25 +10,28 @@ async calls and multimodal input.
 from __future__ import annotations
 
 import os
-import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .messages import ChatMessage, clip
+from .call_errors import connection_problem, hint, short
+from .messages import ChatMessage
 from .reply import BadReply, ChatResponse, Usage, parse_reply
 from .settings import (
     BANNER,
+    check_api_key,
     check_count,
     check_timeout,
+    check_url,
     find_env_file,
+    load_env_file,
     mask_url,
     numbers_from_env,
-    url_secret,
+    scrub,
+    url_secrets,
 )
 
 if TYPE_CHECKING:
-    import httpx
     import openai
 
 __all__ = ["ChatResponse", "LlmClient", "LlmError", "SupportsChat", "Usage"]
@@ -75,11 +78,14 @@ class LlmClient:
         if not offline and not api_key:
             raise ValueError("a real model needs an API key: set TINYAGENT_API_KEY "
                              "(in the environment or .env), or use offline=True")
+        if not offline:
+            api_key = check_api_key(api_key)
         self.timeout = check_timeout(timeout)
         check_count(max_retries, "max_retries", 0)
         self.max_reply_tokens = check_count(max_reply_tokens, "max_reply_tokens", 1)
         self.offline = offline
-        self.base_url = OFFLINE_BASE_URL if offline else (base_url or DEFAULT_BASE_URL)
+        self.base_url = OFFLINE_BASE_URL if offline else check_url(
+            base_url or DEFAULT_BASE_URL)
         self.model = model or ("bitmall-offline" if offline else DEFAULT_MODEL)
         self._api_key = api_key if not offline else "offline"  # never printed
         # The offline model answers instantly and deterministically: retrying it
@@ -87,6 +93,10 @@ class LlmClient:
         self.max_retries = 0 if offline else max_retries
         self.env_file: Path | None = None  # the .env that from_env() read, if any
         self._client: openai.OpenAI | None = None  # built on first use: fast import
+        # Offline, the provider whose prompt cache the usage reports (notebook 06):
+        # openai, deepseek, qwen (the default provider's) or none.
+        self.cache_rule = os.environ.get("TINYAGENT_CACHE_RULE", "").strip() or "qwen"
+        self.usage_total = Usage()  # every call's usage, summed
 
     @classmethod
     def from_env(cls, **overrides: Any) -> LlmClient:
@@ -96,11 +106,8 @@ class LlmClient:
         TINYAGENT_OFFLINE=1 forces the offline model even when a key is set (the
         tests and nbval do this, so a developer's key never changes an output).
         """
-        from dotenv import load_dotenv
-
         env_file = find_env_file()
-        if env_file is not None:  # the real environment wins over the file
-            load_dotenv(env_file, override=False)
+        load_env_file(env_file)  # TINYAGENT_* only; the real environment wins
         settings = {**numbers_from_env(), **overrides}
         if _env_flag("TINYAGENT_OFFLINE"):
             client = cls(offline=True, **settings)
@@ -154,11 +161,14 @@ class LlmClient:
         if self._client is None:
             import openai
 
-            http_client = None
             if self.offline:
                 from .offline import offline_http_client
 
-                http_client = offline_http_client()
+                http_client = offline_http_client(self.cache_rule)
+            else:  # a deadline per attempt, a bounded body, a bounded Retry-After
+                from .http_limits import limited_client
+
+                http_client = limited_client(self.timeout)
             self._client = openai.OpenAI(api_key=self._api_key, base_url=self.base_url,
                                          timeout=self.timeout,
                                          max_retries=self.max_retries,
@@ -187,8 +197,8 @@ class LlmClient:
                                     cast_to=httpx.Response).content
         except openai.APIStatusError as exc:
             raise LlmError(f"model call failed: HTTP {exc.status_code} from "
-                           f"{self._where()}: {_short(exc, self._secrets())}. "
-                           f"{_hint(exc.status_code, exc.response)}") from None
+                           f"{self._where()}: {short(exc, self._secrets())}. "
+                           f"{hint(exc.status_code, exc.response)}") from None
         except openai.APITimeoutError:
             waited, attempts = time.monotonic() - started, self.max_retries + 1
             raise LlmError(f"model call timed out after {self.timeout:g}s at "
@@ -196,14 +206,22 @@ class LlmClient:
                            f"{'s' * (attempts > 1)}, {waited:.1f}s in all); check "
                            "the server, or raise --timeout / TINYAGENT_TIMEOUT"
                            ) from None
-        except openai.APIConnectionError:
-            raise LlmError(f"cannot reach {self._where()}; check TINYAGENT_API_URL "
-                           "and the network (or run offline)") from None
+        except openai.APIConnectionError as exc:
+            raise LlmError(scrub(connection_problem(exc.__cause__, self._where()),
+                                 self._secrets())) from None
         try:
-            return parse_reply(body, self.max_reply_tokens)
+            reply = parse_reply(body, self.max_reply_tokens)
         except BadReply as exc:
             raise LlmError(f"the model at {self._where()} sent a response that is not "
                            f"valid Chat Completions JSON: {exc}") from None
+        self.usage_total += reply.usage
+        return reply
+
+    def forget_prompt_cache(self) -> None:
+        """Offline: empty the provider's prompt cache, so that a strategy compared
+        after another starts cold. A real provider's cache cannot be emptied."""
+        if self.offline:
+            self._client = None  # the next call builds a transport with a fresh cache
 
     def _where(self, with_model: bool = True) -> str:
         if self.offline:
@@ -215,32 +233,4 @@ class LlmClient:
         """What must never appear in a message: the key, and a key in the URL."""
         if self.offline:
             return []
-        return [s for s in (self._api_key, url_secret(self.base_url)) if s]
-
-
-KEY_LIKE = re.compile(r"(sk-|Bearer\s+)[\w.-]+|\b[\w-]{32,}\b")
-
-
-def _short(exc: Exception, secrets: list[str]) -> str:
-    """The provider's message, clipped, with our key and anything key-like masked.
-
-    Providers echo part or all of a rejected key ("Incorrect API key provided:
-    sk-abc…"); it must not reach a notebook output or a log line.
-    """
-    text = str(getattr(exc, "message", exc)).replace("\n", " ")
-    for secret in secrets:
-        text = text.replace(secret, "***")
-    return KEY_LIKE.sub("***", text)[:200]
-
-
-def _hint(status: int, response: httpx.Response) -> str:
-    wait = clip(response.headers.get("retry-after", ""), 40)
-    if status == 429 and wait:  # seconds, or an HTTP date
-        wait = f"{wait} s" if wait.isdigit() else f"until {wait}"
-        return f"Rate limited: the server asks to wait {wait}, then retry."
-    return {400: "The provider rejected the request itself: check the messages sent "
-                 "(e.g. a tool result without its call).",
-            401: "Check TINYAGENT_API_KEY.", 403: "Check the key's permissions.",
-            404: "Check TINYAGENT_API_URL and TINYAGENT_MODEL.",
-            429: "Rate limited: wait, or lower the request rate."}.get(
-        status, "Check the provider's status, TINYAGENT_API_URL and TINYAGENT_MODEL.")
+        return [s for s in (self._api_key, *url_secrets(self.base_url)) if s]

@@ -13,6 +13,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+# Tool-call arguments are a few small fields; past these limits they are refused as a
+# readable error for the model rather than parsed, printed and stored.
+MAX_ARGUMENT_CHARS = 20_000
+MAX_DEPTH = 20
+
 
 class Role(str, Enum):
     """Who wrote a message. The values are the Chat Completions role strings."""
@@ -33,6 +38,15 @@ class ToolCall:
     id: str
     name: str
     arguments: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not isinstance(self.name, str):
+            raise TypeError(f"a ToolCall's id and name must be text, got {self.id!r} "
+                            f"and {self.name!r}")
+        if not isinstance(self.arguments, dict):
+            raise TypeError(f"a ToolCall's arguments must be a dict, got "
+                            f"{clip(repr(self.arguments), 60)}: parse JSON text with "
+                            "parse_arguments() first")
 
     def signature(self) -> str:
         """Name plus canonical arguments: equal signatures mean a repeated call."""
@@ -67,6 +81,10 @@ class ChatMessage:
         object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
         if not isinstance(self.content, str):
             raise TypeError(f"content must be a str, got {type(self.content).__name__}")
+        bad = next((c for c in self.tool_calls if not isinstance(c, ToolCall)), None)
+        if bad is not None:  # a dict here would break every memory that reads it
+            raise TypeError(f"tool_calls must hold ToolCall objects, got "
+                            f"{type(bad).__name__}: ToolCall(id, name, arguments)")
         if self.role is Role.TOOL and not self.tool_call_id:
             raise ValueError("a tool message needs tool_call_id (the id of its call)")
 
@@ -102,6 +120,10 @@ class ChatMessage:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ChatMessage:
         """Build a message from a Chat Completions dict (the inverse of to_dict)."""
+        if not isinstance(d, dict) or d.get("role") not in {r.value for r in Role}:
+            role = d.get("role") if isinstance(d, dict) else None
+            raise ValueError(f"a message dict needs a 'role' of system, user, "
+                             f"assistant or tool, got {clip(repr(role), 40)}")
         calls = tuple(
             ToolCall(c["id"], c["function"]["name"],
                      parse_arguments(c["function"].get("arguments")))
@@ -131,9 +153,27 @@ def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
     if raw is None or raw == "":
         return {}
     if isinstance(raw, dict):
-        return raw
+        return raw if depth(raw) <= MAX_DEPTH else {
+            "__raw__": f"(an object nested deeper than {MAX_DEPTH} levels)"}
+    if len(raw) > MAX_ARGUMENT_CHARS:  # kept whole, a trace would print megabytes
+        return {"__raw__": f"({len(raw):,} characters, over the "
+                           f"{MAX_ARGUMENT_CHARS:,} a call may take) {raw[:40]}…"}
     try:
         value = json.loads(raw)
-    except json.JSONDecodeError:
-        return {"__raw__": raw}
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deep
+        return {"__raw__": raw[:1000]}
+    if isinstance(value, dict) and depth(value) > MAX_DEPTH:
+        return {"__raw__": f"(nested deeper than {MAX_DEPTH} levels) {clip(raw, 60)}"}
     return value if isinstance(value, dict) else {"__raw__": raw}
+
+
+def depth(value: Any) -> int:
+    """How deeply lists and dicts nest in `value` (counted without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            todo += [(v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                              else item)]
+    return deepest

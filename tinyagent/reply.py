@@ -25,10 +25,19 @@ class BadReply(ValueError):
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of prompt_tokens, those the provider's prompt cache held (billed less; notebook
+    # 06): OpenAI and Qwen say prompt_tokens_details.cached_tokens, DeepSeek says
+    # prompt_cache_hit_tokens. 0 when the provider says nothing.
+    cached_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.prompt_tokens + other.prompt_tokens,
+                     self.completion_tokens + other.completion_tokens,
+                     self.cached_tokens + other.cached_tokens)
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,8 @@ def parse_reply(body: bytes | str, max_tokens: int) -> ChatResponse:
         data = json.loads(body)
     except ValueError as exc:  # JSONDecodeError, or bytes that are not UTF-8
         raise BadReply(f"the body is not JSON ({exc})") from None
+    except RecursionError:
+        raise BadReply("the body nests objects too deeply to read") from None
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list) or not choices:
         raise BadReply("no 'choices' in the reply")
@@ -66,7 +77,7 @@ def parse_reply(body: bytes | str, max_tokens: int) -> ChatResponse:
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
         raise BadReply("choices[0] has no 'message' object")
-    content = read_content(message.get("content"))
+    content = whole_text(read_content(message.get("content")))
     finish = choice.get("finish_reason")
     finish = finish if isinstance(finish, str) and finish else "stop"
     content, cut = cap_text(content, 2 * max_tokens)
@@ -119,6 +130,13 @@ def read_tool_calls(raw: Any) -> list[ToolCall]:
         arguments = function.get("arguments")
         if not isinstance(arguments, (str, dict, type(None))):
             arguments = json.dumps(arguments)  # a number or a list: reported as raw
+        if isinstance(arguments, dict):  # as text, checked like the text form
+            try:
+                arguments = json.dumps(arguments, ensure_ascii=False)
+            except RecursionError:
+                arguments = "(an object nested too deeply)"
+        if isinstance(arguments, str):
+            arguments = whole_text(arguments)
         calls.append(ToolCall(call_id, name, parse_arguments(arguments)))
     return calls
 
@@ -131,7 +149,12 @@ def read_usage(raw: Any) -> Usage:
     if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
                for n in (prompt, completion)):
         return Usage()
-    return Usage(prompt, completion)
+    details = raw.get("prompt_tokens_details")
+    cached = (details.get("cached_tokens") if isinstance(details, dict) else None
+              ) or raw.get("prompt_cache_hit_tokens")
+    if not isinstance(cached, int) or isinstance(cached, bool) or cached < 0:
+        cached = 0
+    return Usage(prompt, completion, min(cached, prompt))
 
 
 def cap_text(text: str, max_tokens: int) -> tuple[str, bool]:
@@ -147,3 +170,13 @@ def cap_text(text: str, max_tokens: int) -> tuple[str, bool]:
     if len(tokens) <= max_tokens:
         return clipped, len(clipped) < len(text)
     return encoding().decode(tokens[:max_tokens]), True
+
+
+def whole_text(text: str) -> str:
+    """`text` with any lone surrogate (a reply cut inside an emoji: "\\ud83d")
+    replaced by U+FFFD: such a string cannot be printed, stored or sent again."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:  # pairs rejoin, lone halves become "\ufffd"
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]  # the checkout (editable install)
 MAX_TIMEOUT = 3600.0  # seconds; longer is a hung server (and overflows some sockets)
@@ -32,6 +33,67 @@ def find_env_file(cwd: Path | None = None) -> Path | None:
         if (folder / ".env").is_file():
             return folder / ".env"
     return None
+
+
+def load_env_file(path: Path | None) -> None:
+    """Put the TINYAGENT_* settings of the `.env` at `path` into the environment,
+    where the real environment has none.
+
+    Only TINYAGENT_*: a `.env` that set HTTP_PROXY would route every request, the
+    key in its header, through a proxy of the file's choosing. And a `.env` that
+    chooses the URL must also hold the key: else the key from the user's shell would
+    travel to an address that a file in the working folder picked.
+    """
+    if path is None:
+        return
+    from dotenv import dotenv_values
+
+    found = {name: value for name, value in dotenv_values(path).items()
+             if name.startswith("TINYAGENT_") and value}
+    url_from_file = "TINYAGENT_API_URL" in found and not os.environ.get(
+        "TINYAGENT_API_URL")
+    key = os.environ.get("TINYAGENT_API_KEY")
+    if url_from_file and key and key != found.get("TINYAGENT_API_KEY", key + "x"):
+        raise ValueError(f"{path} sets TINYAGENT_API_URL, but the key comes from the "
+                         "environment, so it would go to an address that file chose: "
+                         f"put TINYAGENT_API_KEY in {path.name} too, or set "
+                         "TINYAGENT_API_URL in the environment")
+    for name, value in found.items():
+        os.environ.setdefault(name, value)
+
+
+def check_api_key(key: str | None) -> str | None:
+    """The key, stripped; a character that cannot go into an HTTP header (a
+    typographic quote, a non-breaking space, pasted with it) is named, never shown."""
+    if key is None:
+        return None
+    key = key.strip()
+    for position, char in enumerate(key, 1):
+        if not 33 <= ord(char) < 127:
+            import unicodedata
+
+            what = unicodedata.name(char, "a control character").lower()
+            raise ValueError(f"TINYAGENT_API_KEY holds U+{ord(char):04X} ({what}) at "
+                             f"position {position}, which cannot be sent: paste the "
+                             "key again as plain text, without quotes or spaces")
+    return key
+
+
+def check_url(url: str) -> str:
+    """An http(s) address with a host; else a ValueError that shows it masked."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 (raises for a password cut at "#", "/" or "?")
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"TINYAGENT_API_URL {mask_url(url)!r} is not an http(s) "
+                         "address with a host: write https://host/v1, and "
+                         "percent-encode a password's #, / and ? (%23, %2F, %3F)")
+    return url
 
 
 def check_timeout(value: Any, name: str = "timeout") -> float:
@@ -84,18 +146,56 @@ def numbers_from_env() -> dict[str, Any]:
     return found
 
 
-def mask_url(url: str) -> str:
-    """`url` with any user:password part hidden: http://u:key@host -> http://***@host."""
-    parts = urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]))
+# Query parameters that carry a secret (`?api-key=...`, `?password=...`).
+SECRET_PARAM = re.compile(r"([?&;](?:password|passwd|pass|api[-_]?key|key|token|"
+                          r"access[-_]?token|secret|sig|signature)=)([^&;#\s]*)", re.I)
+
+
+def _split_user(url: str) -> tuple[str, str | None, str]:
+    """(scheme://, user info or None, the rest). The last "@" ends the user info,
+    so a password holding "#", "/", "?" or "@" unencoded is still all found."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url if not sep else scheme + sep, None, rest if sep else ""
+    info, _, host = rest.rpartition("@")
+    return scheme + sep, info, host
+
+
+def mask_url(url: str, keep_user: bool = False) -> str:
+    """`url` with its secrets hidden: the user:password part (http://u:key@host ->
+    http://***@host; with `keep_user`, u:***@host) and secret query values."""
+    head, info, rest = _split_user(url)
+    if info is not None:
+        user, colon, _ = info.partition(":")
+        head += f"{user}:***@" if keep_user and colon else (
+            f"{info}@" if keep_user else "***@")
+    return SECRET_PARAM.sub(r"\1***", head + rest)
+
+
+def url_secrets(url: str) -> list[str]:
+    """What inside `url` must never be printed: the password (or a lone user name),
+    secret query values, each as written and percent-decoded."""
+    _, info, rest = _split_user(url)
+    found = []
+    if info is not None:
+        user, colon, password = info.partition(":")
+        found.append(password if colon else user)
+    found += [match.group(2) for match in SECRET_PARAM.finditer(rest)]
+    found += [unquote(s) for s in found]
+    # longest first, so a secret is never half-masked by a shorter one inside it
+    return sorted({s for s in found if len(s) >= 3}, key=len, reverse=True)
 
 
 def url_secret(url: str) -> str | None:
     """The password (or lone user name) written inside `url`, to mask in messages."""
-    parts = urlsplit(url)
-    return parts.password or parts.username or None
+    return next(iter(url_secrets(url)), None)
+
+
+def scrub(text: str, secrets: list[str]) -> str:
+    """`text` with every one of `secrets` replaced by ***."""
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
 
 
 # The notebook banner, in English and in Chinese (notebooks/zh).

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ..agent import ReActAgent
 from ..llm import SupportsChat
 from ..memory.base import ChatMemory
+from ..memory.compact import CompactChatMemory
 from ..memory.display import WIDTH, memory_lines
 from ..memory.hybrid import HybridChatMemory
 from ..memory.in_memory import InMemoryChatMemory
@@ -78,6 +79,10 @@ STRATEGIES: dict[str, Strategy] = {
                         {"threshold": 10, "keep_recent": 4}),
     "hybrid": Strategy("hybrid", lambda llm, **s: HybridChatMemory(llm, **s),
                        {"recent_size": 4, "summary_threshold": 8}),
+    # notebook 06, "What you pay": verbatim to a high-water mark, then one
+    # compaction to a low-water mark (token marks, sized by scripts/seed_sweep.py)
+    "compact": Strategy("compact", lambda llm, **s: CompactChatMemory(llm, **s),
+                        {"high_tokens": 1800, "low_tokens": 500}),
     # notebook 07: kept out of the comparison, whose strategies all come from 02-05
     "structured": Strategy("structured",
                            lambda llm, **s: IncrementalSummaryMemory(llm, **s),

@@ -1,4 +1,4 @@
-"""The `tinyagent` command: demo, chat, compare and bench.
+"""The `tinyagent` command: demo, chat, compare, bench and sessions.
 
 `tinyagent demo` replays the course in a terminal: the stateless failure, then the
 six-turn hybrid-memory dialog of the original TinyAgent (notebook 05) with the memory
@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from ..agent import ReActAgent, TurnNotSavedError
 from ..llm import LlmClient, LlmError
 from ..memory import HybridChatMemory
+from ..production.sessions import SessionDeletedError
 from ..settings import timeout_argument
 from ..storage import StoreError
 from ..tools import bitmall_tools
@@ -87,6 +88,12 @@ def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
     print_memory(memory, lang=lang)
 
 
+MAX_LINE_CHARS = 20_000  # a customer message; a longer line is refused, not stored
+LEAVE = {"/quit", "/exit", "quit", "exit"}  # said alone on a line: not a question
+HELP = ("Type a question for the BitMall agent. /memory shows what it remembers; "
+        "/quit (or quit, exit, Ctrl-D) leaves.")
+
+
 def chat(memory_name: str, session: str | None = None,
          db: str = "tinyagent.db") -> int:
     if (llm := make_llm()) is None:
@@ -96,7 +103,8 @@ def chat(memory_name: str, session: str | None = None,
     interactive = sys.stdin.isatty()
     if interactive:
         print(llm.describe())
-        print(f"Memory: {memory_name}. Type /memory to see it, /quit to leave.")
+        print(f"Memory: {memory_name}. Type /memory to see it, /help for help, "
+              "/quit to leave.")
     if session is not None:  # notebook 07: each message is saved as it arrives
         from ..storage import open_store
         from .sessions_cli import open_session
@@ -122,10 +130,18 @@ def chat(memory_name: str, session: str | None = None,
             continue
         if not text.strip():
             continue
-        if text.strip() in {"/quit", "/exit"}:
+        if text.strip().lower() in LEAVE:
             break
         if text.strip() == "/memory":
             print_memory(memory)
+            continue
+        if text.strip() in {"/help", "/?"}:
+            print(HELP)
+            continue
+        if len(text) > MAX_LINE_CHARS:
+            say_error(f"this line has {len(text):,} characters, over the "
+                      f"{MAX_LINE_CHARS:,} a message may have, so it was skipped; "
+                      "send a shorter one")
             continue
         say_waiting(llm)
         try:
@@ -135,6 +151,9 @@ def chat(memory_name: str, session: str | None = None,
             continue
         except TurnNotSavedError as exc:  # paid for: show it, then say it is not kept
             print(f"agent> {exc.answer}" if interactive else exc.answer, flush=True)
+            if isinstance(exc.__cause__, SessionDeletedError):  # nothing is kept
+                say_error(exc.__cause__)
+                return 1
             say_error(f"{exc}; this turn is not remembered, earlier ones are kept")
             unsaved += 1
             continue
@@ -161,10 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("demo", parents=[model],
                        help="the stateless failure, then the six-turn hybrid demo")
-    p.add_argument("--lang", choices=sorted(SIX_TURNS), default="en")
+    p.add_argument("--lang", choices=sorted(SIX_TURNS), default="en",
+                   help="the language of the demo's dialog and store (default: en)")
     p = sub.add_parser("chat", parents=[model], help="talk to the BitMall agent")
-    p.add_argument("--memory", default="inmemory",
-                   choices=list(STRATEGIES))
+    p.add_argument("--memory", default="inmemory", choices=list(STRATEGIES),
+                   help="the memory strategy (default: inmemory)")
     p.add_argument("--session", metavar="NAME",
                    help="save the conversation under NAME and resume it next time")
     p.add_argument("--db", metavar="URL", default="tinyagent.db",

@@ -7,9 +7,12 @@ per turn the answer, the prompt tokens of every model call, the tokens memory ho
 and what the summarizer cost. The result, a `Comparison`, prints as text tables and
 shows as HTML in a notebook (comparison.py); plots and the planted-fact evaluation
 are in evaluation.py. `compare(..., lang="zh")` plays over the Chinese store, with
-an agent whose system prompt is Chinese too. A turn whose model call fails (a
-timeout, an HTTP error) is recorded as failed and the run goes on: one slow call
-must not lose minutes of results. Left out: latency, and parallel runs.
+an agent whose system prompt is Chinese too. Each turn also records what the model's
+usage said of every call (the summarizer's too): prompt, cached and output tokens.
+Offline, `provider=` picks whose prompt-cache rule the usage follows, and each
+strategy starts with an empty cache. A turn whose model call fails (a timeout, an
+HTTP error) is recorded as failed and the run goes on: one slow call must not lose
+minutes of results. Left out: latency, and parallel runs.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..agent import ReActAgent
-from ..llm import LlmClient, LlmError
+from ..llm import LlmClient, LlmError, Usage
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS, MemoryFactory, make_strategies
@@ -40,32 +43,59 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
                        memory=memory, verbose=False, labels=lang)
     records: list[TurnRecord] = []
     before: dict[str, int] = {}  # the memory's stats() after the previous turn
+    if hasattr(llm, "forget_prompt_cache"):  # offline: every strategy starts cold
+        llm.forget_prompt_cache()
     for number, text in enumerate(turns, 1):
+        used = getattr(llm, "usage_total", None)
         try:
-            answer, error, calls = agent.run(text), "", agent.last_trace.prompt_tokens
+            answer, error, trace = agent.run(text), "", agent.last_trace
+            calls, cached = trace.prompt_tokens, trace.cached_tokens
         except LlmError as exc:  # recorded; the memory kept what it held before
-            answer, error, calls = "", str(exc), []
+            answer, error, calls, cached = "", str(exc), [], []
+        spent = _spent(llm, used, calls, cached)
         held = memory.messages() if memory is not None else []
         after = getattr(memory, "stats", dict)()  # a memory without stats(): zeros
         extra = [after.get(k, 0) - before.get(k, 0) for k in SUMMARIZER_STATS]
         records.append(TurnRecord(text, answer, tuple(calls),
                                   sum(map(count_message_tokens, held)), *extra,
-                                  error=error))
+                                  input_tokens=spent.prompt_tokens,
+                                  cached_tokens=spent.cached_tokens,
+                                  output_tokens=spent.completion_tokens, error=error))
         before = after
         if progress:
             progress(name, number, len(turns))
     return StrategyRun(name, records, memory)
 
 
+def _spent(llm: LlmClient, before: Usage | None, prompts: list[int],
+           cached: list[int]) -> Usage:
+    """Every call of the turn, the summarizer's too, as the usage reported it: the
+    client's totals now less `before` (a client without totals: the agent's calls,
+    from its trace)."""
+    if before is None:
+        return Usage(sum(prompts), 0, sum(cached))
+    now = llm.usage_total
+    return Usage(now.prompt_tokens - before.prompt_tokens,
+                 now.completion_tokens - before.completion_tokens,
+                 now.cached_tokens - before.cached_tokens)
+
+
 def compare(llm: LlmClient, turns: Sequence[str] | None = None,
             strategies: Mapping[str, MemoryFactory] | None = None, *,
-            lang: str = "en", **options: Any) -> Comparison:
+            lang: str = "en", provider: str | None = None, **options: Any
+            ) -> Comparison:
     """Every strategy on one script (default: the six-turn demo in `lang`) over the
     store in `lang`; options go to `run_strategy`. `strategies`: {label: factory},
-    or `make_strategies(llm)`."""
+    or `make_strategies(llm)`. `provider` (openai, deepseek, qwen, none): offline,
+    the prompt-cache rule the usage follows; always, the prices it is billed at
+    (default: the client's rule)."""
     turns = list(SIX_TURNS[lang] if turns is None else turns)
     if not turns:
         raise ValueError("the script is empty: give at least one user message")
     chosen = make_strategies(llm) if strategies is None else strategies
+    offline = getattr(llm, "offline", True)
+    if provider and offline and hasattr(llm, "cache_rule"):
+        llm.cache_rule = provider  # read when its transport is built: next call
+    provider = provider or getattr(llm, "cache_rule", "qwen")
     return Comparison([run_strategy(llm, turns, name, make, lang=lang, **options)
-                       for name, make in chosen.items()])
+                       for name, make in chosen.items()], provider, not offline)

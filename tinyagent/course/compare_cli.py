@@ -2,7 +2,9 @@
 
 The terminal twin of notebook 06's first sections. The script is the six-turn demo
 (English or Chinese), a text file of one user message a line, or the planted-fact
-dialog of N turns; the strategies are the catalogue's command-line names. Left out:
+dialog of N turns; the strategies are the catalogue's command-line names.
+`--provider` picks whose prompt cache the offline model plays and whose prices the
+bill uses (online, the cached figures are the provider's own). Left out:
 the plots and the recall evaluation (`python -m tinyagent.course.evaluation`).
 """
 
@@ -16,17 +18,23 @@ from ..llm import LlmClient, LlmError
 from .catalogue import NAMES, SIX_TURNS, make_strategies
 from .compare import compare
 from .evaluation import planted_dialog
+from .prices import PRICES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", type=Path, metavar="FILE", help="a text file, "
                         "one user message a line (default: the six-turn demo)")
-    parser.add_argument("--strategies", default=",".join(NAMES), metavar="LIST",
-                        help=f"comma-separated from {', '.join(NAMES)} (default: all)")
+    names = (*NAMES, "compact")  # and notebook 06's cache-aware one
+    parser.add_argument("--strategies", default=",".join(names), metavar="LIST",
+                        help=f"comma-separated from {', '.join(names)} (default: "
+                             "all)")
     parser.add_argument("--lang", choices=sorted(SIX_TURNS), default="en",
                         help="language of the demo and the store (default: en)")
     parser.add_argument("--turns", type=int, metavar="N", help="play the planted-fact "
                         "dialog of N turns (notebook 06) instead of the demo")
+    parser.add_argument("--provider", choices=list(PRICES), default=None,
+                        help="whose prompt-cache rule (offline) and prices to bill "
+                             "at (default: TINYAGENT_CACHE_RULE, else qwen)")
     parser.add_argument("--answers", choices=["last", "all"], default="last",
                         help="print the answers to the last turn or to every turn")
 
@@ -56,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             f"Strategies: {', '.join(chosen)}; {len(turns)} turns.\n"))
         result = compare(llm, turns, chosen,
                          progress=_progress if sys.stderr.isatty() else None,
-                         lang=args.lang)
+                         lang=args.lang, provider=getattr(args, "provider", None))
     except (OSError, ValueError, LlmError) as exc:  # a bad file or name; a failed call
         print(f"error: {exc}", file=sys.stderr)
         return 1 if isinstance(exc, LlmError) else 2

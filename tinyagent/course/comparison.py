@@ -4,7 +4,9 @@ Introduced in notebook 06. A `TurnRecord` holds one turn's answer and costs, a
 `StrategyRun` one strategy's turns, and a `Comparison` every run; it prints as text
 tables (the prompt tokens of each turn, then totals; the answers) and shows as HTML
 in a notebook. The tables' own words follow the notebook's language (`set_lang`) or
-`lang=`; the strategies keep their labels ("hybrid 4/8") in both. Left out: plots
+`lang=`; the strategies keep their labels ("hybrid 4/8") in both. The totals end
+with what the provider's prompt cache held and what the run is billed, in
+input-token equivalents at the provider's prices (prices.py). Left out: plots
 (evaluation.py draws them).
 """
 
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from ..memory import ChatMemory
 from ..messages import clip
 from .language import say
+from .prices import price_for
 from .table import Table
 
 
@@ -30,6 +33,10 @@ class TurnRecord:
     summarizer_calls: int = 0  # made during this turn
     summarizer_tokens: int = 0  # prompt + completion tokens of those calls
     compressions: int = 0  # during this turn
+    # Every model call of the turn (the summarizer's too), as the usage reported it:
+    input_tokens: int = 0  # prompt tokens
+    cached_tokens: int = 0  # of those, what the provider's prompt cache held
+    output_tokens: int = 0  # reply tokens
     error: str = ""  # why the turn failed (a model call's LlmError); "" if it did not
 
     @property
@@ -63,12 +70,26 @@ class StrategyRun:
         """A TurnRecord number summed over the run: total("summarizer_calls")."""
         return sum(getattr(t, name) for t in self.turns)
 
+    def billed(self, provider: str) -> float:
+        """Every prompt of the run in input-token equivalents at `provider`'s prices:
+        a cached token counts for its share of a full one."""
+        return price_for(provider).billed(self.total("input_tokens"),
+                                          self.total("cached_tokens"))
+
+    def money(self, provider: str) -> float:
+        """What the run costs at `provider`'s listed prices, outputs included."""
+        return price_for(provider).money(self.total("input_tokens"),
+                                         self.total("cached_tokens"),
+                                         self.total("output_tokens"))
+
 
 @dataclass(repr=False)
 class Comparison:
     """The runs of `compare`, one per strategy, in the order given."""
 
     runs: list[StrategyRun]
+    provider: str = "qwen"  # whose cache rule (offline) and prices the bill uses
+    online: bool = False  # True: the cached figures are a real provider's own
 
     def __getitem__(self, name: str) -> StrategyRun:
         return {run.name: run for run in self.runs}[name]
@@ -105,7 +126,23 @@ class Comparison:
                 lambda r: r.turns[-1].memory_tokens}
         table.rows += [[label, *(f"{value(r):,}" for r in self.runs)]
                        for label, value in totals.items()]
+        table.rows += self.bill_rows(lang)
         return table
+
+    def bill_rows(self, lang: str | None = None) -> list[list[str]]:
+        """Cached tokens, the bill in input-token equivalents and in money."""
+        p = self.provider
+        where = (say("reported by the provider", "服务商报告", lang) if self.online
+                 else say(f"offline, {p} rule", f"离线，{p} 规则", lang))
+        price = price_for(p)
+        return [[say(f"cached tokens ({where})", f"缓存命中 token（{where}）", lang),
+                 *(f"{r.total('cached_tokens'):,}" for r in self.runs)],
+                [say(f"billed (input-token equivalents, {p} prices)",
+                     f"计费（折合输入 token，{p} 价格）", lang),
+                 *(f"{r.billed(p):,.0f}" for r in self.runs)],
+                [say(f"money ({price.currency}, {price.model} list price)",
+                     f"费用（{price.currency}，{price.model} 标价）", lang),
+                 *(f"{r.money(p):.4f}" for r in self.runs)]]
 
     def answers_table(self, width: int = 60, turns: Sequence[int] = (),
                       lang: str | None = None) -> Table:

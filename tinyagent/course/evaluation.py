@@ -51,6 +51,8 @@ class Score:
     summarizer_calls: int  # the extra model calls memory made
     summarizer_tokens: int
     peak_memory_tokens: int  # the most memory held after any turn
+    cached_tokens: int = 0  # of every prompt (summarizer's too), what the cache held
+    billed: float = 0.0  # every prompt in input-token equivalents (prices.py)
 
     @property
     def recall(self) -> float:
@@ -61,13 +63,15 @@ class Score:
         return self.prompt_tokens + self.summarizer_tokens
 
 
-def score(run: StrategyRun, dialog: Dialog) -> Score:
-    """Score one run: a probe counts when its answer contains the planted value."""
+def score(run: StrategyRun, dialog: Dialog, provider: str = "qwen") -> Score:
+    """Score one run: a probe counts when its answer contains the planted value;
+    billed at `provider`'s prices."""
     recalled = tuple(p.expected in run.turns[p.turn - 1].answer for p in dialog.probes)
     return Score(run.name, recalled, run.peak_prompt_tokens,
                  sum(sum(t.prompt_tokens) for t in run.turns),
                  run.total("summarizer_calls"), run.total("summarizer_tokens"),
-                 max(t.memory_tokens for t in run.turns))
+                 max(t.memory_tokens for t in run.turns),
+                 run.total("cached_tokens"), run.billed(provider))
 
 
 @dataclass(repr=False)
@@ -90,10 +94,13 @@ class Evaluation:
                 f"埋入的事实：{turns} 轮（种子 {seed}），{n} 个探针", lang),
             say("strategy|recall|peak prompt|tokens sent|summarizer calls|peak memory",
                 "策略|召回|提示词峰值|发送 token 总数|摘要调用|记忆峰值",
-                lang).split("|"),
+                lang).split("|") + [say("cached", "缓存命中", lang),
+                                    say(f"billed ({self.comparison.provider})",
+                                        f"计费（{self.comparison.provider}）", lang)],
             [[s.strategy, f"{sum(s.recalled)}/{n}", f"{s.peak_prompt_tokens:,}",
               f"{s.total_tokens:,}", f"{s.summarizer_calls:,}",
-              f"{s.peak_memory_tokens:,}"] for s in self.scores])
+              f"{s.peak_memory_tokens:,}", f"{s.cached_tokens:,}", f"{s.billed:,.0f}"]
+             for s in self.scores])
 
     def __repr__(self) -> str:
         return repr(self.table())
@@ -109,8 +116,8 @@ def evaluate(llm: LlmClient, dialog: Dialog | None = None,
     store in the dialog's language; score each."""
     dialog = dialog or planted_dialog()
     comparison = compare(llm, dialog.turns, strategies, lang=dialog.lang, **options)
-    return Evaluation(dialog, [score(run, dialog) for run in comparison.runs],
-                      comparison)
+    return Evaluation(dialog, [score(run, dialog, comparison.provider)
+                               for run in comparison.runs], comparison)
 
 
 __all__ = ["FILLERS", "LOOKUPS", "PROBES", "PROBE_SPAN", "PRODUCTS", "REFUNDS",
@@ -134,13 +141,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("seed", nargs="?", type=int, default=0,
                         help="seed of the filler questions, their order and "
                              "phrasing (default: 0)")
+    parser.add_argument("--provider", choices=["openai", "deepseek", "qwen", "none"],
+                        help="whose prompt-cache rule (offline) and prices the "
+                             "billed column uses (default: qwen)")
     args = parser.parse_args(argv)
     llm = LlmClient.from_env()
     try:
         dialog = planted_dialog(args.turns, args.seed)
     except ValueError as error:
         parser.error(str(error))
-    print(f"{llm.describe()}\n\n{evaluate(llm, dialog)!r}")
+    print(f"{llm.describe()}\n\n{evaluate(llm, dialog, provider=args.provider)!r}")
     return 0
 
 

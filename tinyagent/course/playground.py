@@ -41,6 +41,7 @@ RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
     "summary": {"threshold": (4, 30, 1), "keep_recent": (2, 12, 1)},
     "hybrid": {"recent_size": (2, 20, 1), "summary_threshold": (3, 30, 1)},
     "structured": {"keep_recent_turns": (1, 8, 1), "batch_turns": (1, 8, 1)},
+    "compact": {"high_tokens": (400, 4000, 100), "low_tokens": (100, 2000, 100)},
 }
 SUMMARIES = ("summary", "hybrid", "structured")  # the strategies that take `lang`
 # HTML widgets use the controls' tall line height; text reads better closer, and wraps

@@ -6,7 +6,10 @@ summary, its version and what it covers, and the verbatim tail), compress one ag
 from its full log, or delete it. `--db` takes a SQLite file name or a
 postgresql:// URL (tinyagent.storage.open_store). `open_session` is also what
 `tinyagent chat --session` uses: a session keeps the strategy it was created with.
-Left out: renaming, exporting, and filtering the list.
+Looking never creates a database; stored text is printed with its control characters
+escaped (it must not drive the terminal); `delete` refuses a session used in the
+last minute, which a chat may still hold, unless --force. Left out: renaming,
+exporting, and filtering the list.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from typing import cast
 from ..memory.base import ChatMemory
 from ..messages import clip
 from ..production.sessions import Session, SessionManager
-from ..storage import Store, StoreError, open_store, safe_url
+from ..storage import Store, StoreError, check_name, open_store, safe_url
 
 DEFAULT_DB = "tinyagent.db"
+SHOWN_TAIL = 20  # `show` prints the newest messages of the tail, not 200,000 of them
+IN_USE_SECONDS = 60  # a session written to this recently may be open in a chat
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +36,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="URL", default=DEFAULT_DB,
                         help="a SQLite file or postgresql://user@host/db "
                         f"(default: {DEFAULT_DB})")
+    parser.add_argument("--force", action="store_true",
+                        help=f"delete even a session used in the last "
+                        f"{IN_USE_SECONDS} s (a chat may still be using it)")
+
+
+def printable(text: str) -> str:
+    """`text` with control characters (ESC, BEL, ...) shown as escapes: a stored
+    name or message must not drive the terminal it is printed on."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 
 
 def open_session(store: Store, name: str, memory_name: str,
@@ -59,8 +73,8 @@ def open_session(store: Store, name: str, memory_name: str,
 def show(store: Store, name: str) -> None:
     info, state = store.session(name), store.summary(name)
     used = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(info.updated_at))
-    print(f"Session {name!r}: strategy {info.strategy}, {info.messages} messages, "
-          f"last used {used}")
+    print(f"Session {printable(repr(name))}: strategy {printable(info.strategy)}, "
+          f"{info.messages} messages, last used {used}")
     covered = state.covered_up_to if state else 0
     if state is None or state.text is None:
         print("Summary: none yet")
@@ -69,13 +83,16 @@ def show(store: Store, name: str) -> None:
               f"({state.compression_count} compression"
               f"{'s' * (state.compression_count != 1)})")
         for line in state.text.splitlines():
-            print(f"  {line}")
-    tail = store.messages(name, after=covered)
-    first, last = covered + 1, covered + len(tail)
-    print(f"Verbatim tail: messages {first}-{last}" if tail else "Verbatim tail: none")
-    for number, message in enumerate(tail, first):
+            print(f"  {printable(line)}")
+    last = info.messages
+    first = max(covered, last - SHOWN_TAIL) + 1
+    print(f"Verbatim tail: messages {covered + 1}-{last}" if last > covered
+          else "Verbatim tail: none")
+    if first > covered + 1:
+        print(f"  ({first - covered - 1:,} older messages of the tail not shown)")
+    for number, message in enumerate(store.messages(name, after=first - 1), first):
         prefix = f"{number:>4}. [{message.role.value}] "
-        print(prefix + clip(message.preview(10**6), 100 - len(prefix)))
+        print(prefix + printable(clip(message.preview(300), 100 - len(prefix))))
 
 
 def rebuild(store: Store, name: str) -> None:
@@ -106,24 +123,35 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        with open_store(args.db) as store:
+        if args.action != "list":
+            check_name(args.name)
+        with open_store(args.db, create=False) as store:  # looking creates nothing
             if args.action == "list":
                 rows = store.sessions()
                 print(f"{len(rows)} session{'s' * (len(rows) != 1)} in "
                       f"{safe_url(args.db)}")
                 for row in rows:
                     used = time.strftime("%Y-%m-%d %H:%M", time.gmtime(row.updated_at))
-                    print(f"  {row.name:<20} {row.strategy:<10} {row.messages:>6} "
-                          f"messages  last used {used} UTC")
+                    print(f"  {printable(row.name):<20} {printable(row.strategy):<10} "
+                          f"{row.messages:>6} messages  last used {used} UTC")
             elif args.action == "show":
                 show(store, args.name)
             elif args.action == "rebuild":
                 rebuild(store, args.name)
             else:
-                store.delete_session(args.name)
-                print(f"Session {args.name!r} deleted.")
-    except (StoreError, KeyError) as error:
+                delete(store, args.name, args.force)
+    except (StoreError, KeyError, ValueError) as error:
         text = error.args[0] if isinstance(error, KeyError) else str(error)
-        print(f"error: {text}", file=sys.stderr)
+        print(f"error: {printable(text)}", file=sys.stderr)
         return 1
     return 0
+
+
+def delete(store: Store, name: str, force: bool) -> None:
+    """Delete a session, unless it was used so recently that a chat may hold it."""
+    idle = store.clock() - store.session(name).updated_at
+    if idle < IN_USE_SECONDS and not force:
+        raise StoreError(f"session {name!r} was used {idle:.0f} s ago and may be open "
+                         "in a chat: end that chat first, or add --force")
+    store.delete_session(name)
+    print(f"Session {printable(repr(name))} deleted.")

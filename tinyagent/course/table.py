@@ -28,7 +28,8 @@ class Table:
     def __repr__(self) -> str:
         columns = list(zip(self.header, *self.rows, strict=True))
         widths = [max(map(_columns, column)) for column in columns]
-        numeric = [all(c.replace(",", "").isdigit() for c in column[1:])
+        numeric = [all(c.replace(",", "").replace(".", "", 1).isdigit()
+                       for c in column[1:])
                    for column in columns]
         lines = [self.caption]
         for row in [self.header, *self.rows]:

@@ -1,12 +1,14 @@
 """Memory strategies: the ChatMemory contract and its implementations.
 
 One strategy a file, in course order: in_memory (notebook 02), window and
-token_window (03), summary (04), hybrid (05). Shared by the last two (and by the
-production memories of notebook 07): summarizer.py, which writes a summary, and
+token_window (03), summary (04), hybrid (05), and compact (06, the cache-aware one).
+Shared by summary and hybrid (and by the production memories of notebook 07):
+summarizer.py, which writes a summary, and
 compressed.py, which holds it in front of the verbatim messages.
 """
 
 from .base import BaseChatMemory, ChatMemory, drop_orphans, split_turns
+from .compact import CompactChatMemory
 from .compressed import CompressedMemory
 from .hybrid import HybridChatMemory
 from .in_memory import InMemoryChatMemory
@@ -16,6 +18,6 @@ from .token_window import TokenWindowChatMemory
 from .window import SlidingWindowChatMemory
 
 __all__ = ["SUMMARY_FOOTER", "SUMMARY_HEADER", "BaseChatMemory", "ChatMemory",
-           "CompressedMemory", "HybridChatMemory", "InMemoryChatMemory",
+           "CompactChatMemory", "CompressedMemory", "HybridChatMemory", "InMemoryChatMemory",
            "SlidingWindowChatMemory", "Summarizer", "SummaryChatMemory",
            "TokenWindowChatMemory", "drop_orphans", "split_turns"]

@@ -15,8 +15,10 @@ When the summary is over budget, something must go, in this order:
    several items ("- Products: S20 Pro ¥2499; AirX ¥399") loses its first, oldest
    item first, and goes whole only when one item is left;
 3. the oldest ids of resolved matters on the ids line;
-4. the oldest lines about open matters (pending, in transit, an open request), their
-   ids moving to the ids line; then those ids, oldest first.
+4. the oldest lines about open matters (pending, in transit, a request the
+   fallback quoted): first each shrinks to its ids and the word that makes it open
+   ("- 57100 (user asked)"), so it stays open in the next summary too; then the
+   shrunk lines go, their ids moving to the ids line; then those ids, oldest first.
 
 So what was settled long ago goes first, and the ids of what is still open stay
 longest. `fit` returns what it evicted; the memories count it in `stats()`. Left out:
@@ -36,7 +38,8 @@ IDS_LINE = "- ids kept: "
 IDS_LINE_ZH = "- 保留编号："  # a Chinese summary's ids line (lang="zh")
 IDS_LINES = (IDS_LINE, IDS_LINE_ZH)
 OPEN = re.compile(r"pending|in transit|not shipped|processing|awaiting|open request"
-                  r"|requested|待|运输中|未发货|处理中", re.I)
+                  r"|requested|待|运输中|未发货|处理中"
+                  r"|user asked|用户问", re.I)  # a request the fallback quoted: open
 
 ITEMS = re.compile(r"^(- [^:：;；]{1,20}[:：]\s*)(.*[;；].*)$")  # "- Label: a; b"
 
@@ -99,6 +102,10 @@ def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]],
             drop_line(resolved[0])
         elif drop_id(open_too=False):
             continue
+        elif (k := next((k for k in facts if shrunk(lines[k], find_ids)), None)
+              ) is not None:
+            evicted.append(lines[k])  # its wording; its ids and openness stay
+            lines[k] = shrunk(lines[k], find_ids) or lines[k]
         elif len(facts) > 1 or (facts and ids):
             drop_line(facts[0])
         elif not drop_id(open_too=True):  # one line left, alone too long: clip it
@@ -108,6 +115,14 @@ def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]],
             or (k + 1 < len(lines) and not lines[k + 1].startswith("## "))]
     lines[:] = kept
     return Fitted(text(), evicted)
+
+
+def shrunk(line: str, find_ids: Callable[[str], list[str]]) -> str | None:
+    """An open line cut to its ids and the word that makes it open; None for a
+    resolved line, a line without ids, or one that short already."""
+    found, mark = find_ids(line), OPEN.search(line)
+    small = f"- {', '.join(found)} ({mark.group(0)})" if found and mark else ""
+    return small if small and len(small) < len(line) else None
 
 
 def _clip_tokens(text: str, max_tokens: int) -> str:

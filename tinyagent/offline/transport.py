@@ -12,6 +12,11 @@ model stays a pure function of the request:
     bitmall-offline+timeout    httpx.ReadTimeout at once (no real waiting)
     bitmall-offline+malformed  HTTP 200 whose body is cut-off JSON
 
+Like a real provider, each client keeps a prompt cache (prompt_cache.py): the usage
+reports the cached start of each prompt in the provider's own fields, by the rule
+given (`offline_http_client("openai")`; cache_rules.py). Only the usage depends on
+earlier requests; the answer is still a pure function of the request.
+
 Left out: streaming (server-sent events), the async client and the other endpoints.
 """
 
@@ -22,7 +27,9 @@ from typing import Any
 
 import httpx
 
+from .cache_rules import get_rule, usage_fields
 from .model import OFFLINE_MODEL, complete, model_mode
+from .prompt_cache import PrefixCache, request_tokens
 
 MALFORMED_BODY = b'{"id": "chatcmpl-offline-malformed", "choices": ['  # cut short
 SIMULATED = {  # mode -> (HTTP status, error type, message)
@@ -39,8 +46,10 @@ def error_response(status: int, kind: str, message: str) -> httpx.Response:
     return httpx.Response(status, json=body)
 
 
-def handle(request: httpx.Request) -> httpx.Response:
-    """Answer one HTTP request the way an OpenAI-compatible server would."""
+def handle(request: httpx.Request, cache: PrefixCache | None = None
+           ) -> httpx.Response:
+    """Answer one HTTP request the way an OpenAI-compatible server would; with a
+    `cache`, the usage says how much of the prompt it held."""
     path = request.url.path.rstrip("/")
     if request.method == "GET" and path.endswith("/models"):
         return httpx.Response(200, json={"object": "list", "data": [
@@ -66,12 +75,24 @@ def handle(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, content=MALFORMED_BODY,
                               headers={"content-type": "application/json"})
     try:
-        return httpx.Response(200, json=complete(body))
+        reply = complete(body)
     except (ValueError, TypeError) as exc:  # a real provider would reject it too
         return error_response(400, "invalid_request_error", str(exc))
+    if cache is not None and cache.rule.name != "none":  # looked up, then kept:
+        # a prompt never hits itself
+        blocks = request_tokens(body)
+        usage = reply["usage"]
+        usage.update(usage_fields(cache.rule, usage["prompt_tokens"],
+                                  cache.hit(blocks)))
+        cache.keep(blocks, reply["choices"][0]["message"])
+    return httpx.Response(200, json=reply)
 
 
-def offline_http_client() -> httpx.Client:
-    """An httpx client served by the offline model: pass it to `openai.OpenAI`."""
-    return httpx.Client(transport=httpx.MockTransport(handle))
+def offline_http_client(cache_rule: str | None = None) -> httpx.Client:
+    """An httpx client served by the offline model: pass it to `openai.OpenAI`.
+    It has a prompt cache of its own, priced by `cache_rule` ("openai", "deepseek",
+    "qwen", "none"; None: the default provider's, qwen)."""
+    cache = PrefixCache(get_rule(cache_rule))
+    return httpx.Client(transport=httpx.MockTransport(
+        lambda request: handle(request, cache)))
 

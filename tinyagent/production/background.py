@@ -122,6 +122,9 @@ class BackgroundSummaryMemory(IncrementalSummaryMemory):
 
     def wait(self) -> SummaryState:
         """Block until no compression is in flight; the state afterwards."""
-        while (future := self.in_flight) is not None:
+        while True:
+            with self._lock:  # an add() starting a compression finishes starting it
+                future = self.in_flight
+            if future is None:
+                return self.state
             future.result()
-        return self.state

@@ -110,6 +110,7 @@ class IncrementalSummaryMemory(CompressedMemory):
                    "its answer stay verbatim")
         check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
         check_summary_tokens(max_summary_tokens)
+        check_size("max_summary_chars", max_summary_chars, 200, "room for a few facts")
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
         self._lock = threading.RLock()  # add, messages, apply: one at a time
         self._generation = 0  # +1 on every change of the summary or a clear

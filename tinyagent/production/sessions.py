@@ -33,34 +33,20 @@ from collections.abc import Callable
 from typing import Any
 
 from ..memory.base import ChatMemory
-from ..memory.compressed import CompressedMemory
-from ..messages import ChatMessage
-from ..storage import SessionInfo, Store, SummaryState, check_name
+from ..messages import ChatMessage, Role
+from ..storage import SessionInfo, Store, StoreError, SummaryState, check_name
+from .restore import restore, snapshot, summarized
+
+REBUILD_ATTEMPTS = 3  # then another writer is too busy: the rebuild gives up
 
 
-def summarized(memory: ChatMemory) -> CompressedMemory | None:
-    """`memory` if it keeps a summary (and so a record to save), else None."""
-    return memory if isinstance(memory, CompressedMemory) else None
+class SessionDeletedError(StoreError):
+    """The session was deleted (by another process, say) while this handle used it."""
 
-
-def snapshot(memory: ChatMemory) -> SummaryState | None:
-    """The summary record of `memory`; None for a memory without a summary."""
-    summary = summarized(memory)
-    return summary.state if summary is not None else None
-
-
-def restore(memory: ChatMemory, store: Store, name: str) -> int:
-    """Fill `memory` from the store, without a model call; the messages it reflects."""
-    if (summary := summarized(memory)) is not None:  # newest snapshot + the rest
-        state = store.summary(name) or SummaryState()
-        after = store.messages(name, after=state.covered_up_to)
-        summary.restore(state, after)
-        return state.covered_up_to + len(after)
-    memory.clear()  # a window or a plain list: replay the log, it trims itself
-    log = store.messages(name)
-    for message in log:
-        memory.add(message)
-    return len(log)
+    def __init__(self, name: str) -> None:
+        super().__init__(f"session {name!r} was deleted while in use: its earlier "
+                         "turns are gone and this one was not saved; start it again "
+                         "to begin a new conversation")
 
 
 class Session:
@@ -81,21 +67,50 @@ class Session:
 
     # -- the ChatMemory contract
     def add(self, message: ChatMessage) -> None:
-        number = self.store.append(self.name, [message])  # write-ahead
+        self.add_all([message])
+
+    def add_all(self, messages: list[ChatMessage]) -> None:
+        """Add a whole turn in one transaction: stored together, or not at all (a
+        question never stays without its answer when the disk is full)."""
+        bad = [m for m in messages if not isinstance(m, ChatMessage)]
+        if bad or not messages:
+            raise TypeError(f"a session stores ChatMessages, got "
+                            f"{(bad or [messages])[0]!r:.60}: use ChatMessage.user("
+                            "text) or ChatMessage.assistant(text)")
+        self._check_calls(messages)
+        try:
+            number = self.store.append(self.name, messages)  # write-ahead
+        except KeyError:  # the row is gone: another process deleted the session
+            raise SessionDeletedError(self.name) from None
+        first = number - len(messages) + 1
         # Someone else's summary is newer than ours: reload now rather than waste a
         # model call on a summary the store would refuse.
         newer = self._summary is not None and (
             self.store.summary(self.name) or SummaryState()
         ).version != self._saved_version
         with self._lock:
-            behind, self._seen = newer or number != self._seen + 1, number
+            behind, self._seen = newer or first != self._seen + 1, number
         conflicts = self.conflicts
-        if behind:  # another writer wrote first: take it all, our message too
+        if behind:  # another writer wrote first: take it all, our messages too
             self._reload()
         else:
-            self.memory.add(message)  # may compress: the message is safe already
+            for message in messages:  # may compress: the messages are safe already
+                self.memory.add(message)
         if self.conflicts != conflicts and self._summary is not None:
             self._summary.compress_if_due()  # our summary lost: plan again from theirs
+
+    def _check_calls(self, messages: list[ChatMessage]) -> None:
+        """A tool result must answer a call the session holds: stored without it,
+        every later request would be rejected (HTTP 400), for good."""
+        answers = [m.tool_call_id for m in messages if m.role is Role.TOOL]
+        if answers:
+            called = {c.id for m in [*self.memory.messages(), *messages]
+                      for c in m.tool_calls}
+            for call_id in answers:
+                if call_id not in called:
+                    raise ValueError(f"a tool message answers the call {call_id!r}, "
+                                     f"which session {self.name!r} does not hold: "
+                                     "add the assistant message with that call first")
 
     def messages(self) -> list[ChatMessage]:
         return self.memory.messages()
@@ -170,7 +185,12 @@ class SessionManager:
         """Load the session if it exists, else create it."""
         if self.store.has_session(check_name(name)):
             return self.load(name)
-        return self.create(name)
+        try:
+            return self.create(name)
+        except ValueError:  # another process created it since we looked: load it
+            if not self.store.has_session(name):
+                raise
+            return self.load(name)
 
     def list(self) -> list[SessionInfo]:
         return self.store.sessions()
@@ -193,9 +213,10 @@ class SessionManager:
 
         For a summary that went wrong, or after changing the summarizer. The log is
         not touched; the new summary is saved as the newest snapshot (if another
-        writer saved one meanwhile, the rebuild starts over from the log).
+        writer saved one meanwhile, the rebuild starts over from the log, at most
+        REBUILD_ATTEMPTS times: each attempt pays for its summary calls again).
         """
-        while True:
+        for _attempt in range(REBUILD_ATTEMPTS):
             memory, log = self.memory_factory(), self.store.messages(name)
             old = self.store.summary(name) or SummaryState()
             if (summary := summarized(memory)) is not None:
@@ -208,4 +229,8 @@ class SessionManager:
                 break  # nothing to compress, or a plain list: nothing to save
             if self.store.save_summary(name, state, old.version):
                 break
+        else:  # a chat saved a newer snapshot each time: do not chase it for ever
+            raise StoreError(f"session {name!r} kept changing during the rebuild "
+                             f"({REBUILD_ATTEMPTS} attempts): rebuild it when its "
+                             "chat is idle")
         return Session(name, memory, self.store, seen=len(log))

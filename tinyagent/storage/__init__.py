@@ -41,15 +41,20 @@ def store_class(url: str | os.PathLike[str]) -> type[SqliteStore] | type[Postgre
     return SqliteStore
 
 
-def open_store(url: str | os.PathLike[str]) -> SqliteStore | PostgresStore:
-    """The store a URL names: a SQLite file by default, PostgreSQL for postgresql://."""
+def open_store(url: str | os.PathLike[str], create: bool = True
+               ) -> SqliteStore | PostgresStore:
+    """The store a URL names: a SQLite file by default, PostgreSQL for postgresql://.
+
+    `create=False`: a SQLite file that does not exist is an error, not a new file.
+    """
     text = os.fspath(url)
     if not text.strip():
         raise StoreError("the database URL is empty: give a file name such as "
                          "sessions.db or postgresql://user@host/db")
     if store_class(text) is PostgresStore:
         return PostgresStore(text)
-    return SqliteStore(text.removeprefix("sqlite:///").removeprefix("sqlite://"))
+    return SqliteStore(text.removeprefix("sqlite:///").removeprefix("sqlite://"),
+                       create=create)
 
 
 __all__ = ["PostgresStore", "SessionInfo", "SqliteStore", "Store", "StoreError",

@@ -17,6 +17,7 @@ rules make it safe for many writers (threads, processes, servers) on one session
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar, runtime_checkable
@@ -52,16 +53,32 @@ class SessionInfo:
 
 
 def check_name(name: object) -> str:
-    """A session name: non-empty text that is not only spaces."""
+    """A session name: non-empty text that is not only spaces, without control
+    characters (a NUL cannot be stored; ESC would drive the terminal that lists it)."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a session name must be non-empty text, got {name!r}: "
                          "give the session a name such as 'alice'")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
+        raise ValueError(f"a session name must not hold control characters, got "
+                         f"{name!r}: give the session a name such as 'alice'")
     return name
 
 
 def missing(name: str) -> KeyError:
-    return KeyError(f"no session named {name!r}: create it first "
-                    "(SessionManager.create) or check the name")
+    # No Python call in the hint: the command line shows this message too.
+    return KeyError(f"no session named {name!r}: check the name (it may have been "
+                    "deleted), or create the session first")
+
+
+def decode(name: str, number: int, text: str) -> ChatMessage:
+    """Message `number` of a session, from its stored JSON; a row this version cannot
+    read (another program's, a newer layout's) is a StoreError, not a TypeError."""
+    try:
+        return ChatMessage.from_dict(json.loads(text))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+        raise StoreError(f"message {number} of session {name!r} cannot be read "
+                         f"({type(error).__name__}): it was written by another "
+                         "program or a newer TinyAgent; upgrade tinyagent") from None
 
 
 @runtime_checkable

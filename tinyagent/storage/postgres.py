@@ -9,45 +9,36 @@ newest. Here each write locks its session's row (`SELECT ... FOR UPDATE`), so
 writers of one session take turns and writers of different sessions do not wait
 for each other. Needs psycopg 3: `pip install -e ".[postgres]"`.
 
-One connection per store, shared by the threads of a process under a lock.
-Left out: connection pools, schemas other than the default, migrations.
+One connection per store, shared by the threads of a process under a lock; if the
+server drops it (a restart), the next transaction connects again. Bounded waits and
+tables created only where missing: postgres_setup.py. Left out: connection pools,
+schemas other than the default, migrations.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from ..messages import ChatMessage
-from .base import SessionInfo, StoreBase, StoreError, SummaryState, check_name, missing
+from ..settings import url_secrets
+from .base import (
+    SessionInfo,
+    StoreBase,
+    StoreError,
+    SummaryState,
+    check_name,
+    decode,
+    missing,
+)
+from .postgres_setup import connect, create_missing, first_line, safe_url
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tinyagent_sessions (
-    id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, strategy TEXT NOT NULL,
-    created_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
-CREATE TABLE IF NOT EXISTS tinyagent_messages (
-    session_id BIGINT NOT NULL REFERENCES tinyagent_sessions(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq));
-CREATE TABLE IF NOT EXISTS tinyagent_summaries (
-    session_id BIGINT NOT NULL REFERENCES tinyagent_sessions(id) ON DELETE CASCADE,
-    version INTEGER NOT NULL, text TEXT, covered_up_to INTEGER NOT NULL,
-    compression_count INTEGER NOT NULL, PRIMARY KEY (session_id, version));
-"""
-
-
-def safe_url(url: str) -> str:
-    """The URL with its password masked, for messages and `key`."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
-
+__all__ = ["PostgresStore", "safe_url"]
 
 class PostgresStore(StoreBase):
     """`PostgresStore("postgresql://user@host:5432/db")`."""
@@ -60,30 +51,66 @@ class PostgresStore(StoreBase):
             raise StoreError("the PostgreSQL store needs psycopg 3: "
                              "pip install -e \".[postgres]\"") from None
         self._psycopg, self.clock = psycopg, clock
-        self.key = safe_url(url)
+        self._url, self._connect_timeout = url, connect_timeout
+        self.key, self._secrets = safe_url(url), url_secrets(url)
         self._lock = threading.RLock()
-        try:
-            self._conn: Any = psycopg.connect(url, autocommit=True,
-                                              connect_timeout=connect_timeout)
-        except psycopg.Error as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
-            raise StoreError(f"cannot connect to {self.key} ({first}): is the server "
-                             "running, and are the URL's user and database right?"
-                             ) from None
+        self._conn: Any = self._connect()
         with self.transaction() as db:
-            db.execute("SELECT pg_advisory_xact_lock(7411)")  # one creator at a time
-            db.execute(SCHEMA)
+            create_missing(db)
+
+    def _connect(self) -> Any:
+        return connect(self._psycopg, self._url, self._connect_timeout, self.key,
+                       self._secrets)
+
+    def _first_line(self, error: Exception) -> str:
+        return first_line(error, self._secrets)
+
+    def _begin(self) -> Any:
+        """BEGIN, on a new connection if the server dropped ours (a restart).
+
+        Safe to retry: nothing of the transaction has been sent yet.
+        """
+        for attempt in (1, 2):
+            if self._conn.closed or getattr(self._conn, "broken", False):
+                self._conn = self._connect()
+            tx = self._conn.transaction()
+            try:
+                tx.__enter__()
+                return tx
+            except self._psycopg.OperationalError:
+                if attempt == 2:
+                    raise
+                with contextlib.suppress(Exception):
+                    self._conn.close()
+        raise AssertionError("unreachable")
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
         """All the statements inside commit together, or none does."""
+        psycopg = self._psycopg
         with self._lock:
             try:
-                with self._conn.transaction():
+                tx = self._begin()
+                try:
                     yield self._conn
-            except self._psycopg.OperationalError as error:
+                except BaseException as error:
+                    tx.__exit__(type(error), error, error.__traceback__)
+                    raise
+                tx.__exit__(None, None, None)
+            except (psycopg.errors.LockNotAvailable,
+                    psycopg.errors.QueryCanceled) as error:
+                raise StoreError(f"the PostgreSQL server at {self.key} gave up waiting"
+                                 f" ({self._first_line(error)}): another process "
+                                 "held the session too long; try again when it is "
+                                 "done") from None
+            except psycopg.OperationalError as error:
                 raise StoreError(f"the PostgreSQL server at {self.key} failed "
-                                 f"({str(error).strip()}): try again") from None
+                                 f"({self._first_line(error)}): try again (the store"
+                                 " reconnects)") from None
+            except psycopg.DataError as error:
+                raise StoreError(f"the PostgreSQL server at {self.key} refused a value"
+                                 f" ({self._first_line(error)}): remove NUL bytes "
+                                 "and control characters from names") from None
 
     def _id(self, db: Any, name: str, lock: bool = False, touch: bool = False) -> int:
         """The session's id; `lock` makes its writers wait until we commit."""
@@ -154,10 +181,10 @@ class PostgresStore(StoreBase):
     def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
         """A session's messages numbered above `after`, oldest first."""
         with self.transaction() as db:
-            rows = db.execute("SELECT message FROM tinyagent_messages WHERE "
+            rows = db.execute("SELECT seq, message FROM tinyagent_messages WHERE "
                               "session_id = %s AND seq > %s ORDER BY seq",
                               (self._id(db, name), after)).fetchall()
-        return [ChatMessage.from_dict(json.loads(row[0])) for row in rows]
+        return [decode(name, seq, text) for seq, text in rows]
 
     def count(self, name: str) -> int:
         with self.transaction() as db:

@@ -31,46 +31,26 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from ..messages import ChatMessage
-from .base import SessionInfo, StoreBase, StoreError, SummaryState, check_name, missing
+from .base import (
+    SessionInfo,
+    StoreBase,
+    StoreError,
+    SummaryState,
+    check_name,
+    decode,
+    missing,
+)
+from .sqlite_file import SCHEMA, create_private, prepare
+
+__all__ = ["SCHEMA", "LOCK_WAIT", "SqliteStore"]  # SCHEMA: for production.sqlite_store
 
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's transaction
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, strategy TEXT NOT NULL,
-    created_at REAL NOT NULL, updated_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS messages (
-    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq));
-CREATE TABLE IF NOT EXISTS summaries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-    text TEXT, covered_up_to INTEGER NOT NULL, compression_count INTEGER NOT NULL,
-    version INTEGER NOT NULL);
-"""
-# A file written before the version check may hold a version twice: it still opens.
-UNIQUE = "CREATE UNIQUE INDEX IF NOT EXISTS versions ON summaries(session_id, version)"
-
-
-def _create_private(path: str) -> None:
-    """Create an empty file with mode 600 (conversations are personal data)."""
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        pass  # another process was faster: fine
-    except OSError as error:
-        folder = os.path.dirname(os.path.abspath(path))
-        why = ("its folder does not exist: create it" if not os.path.isdir(folder)
-               else "its folder is not writable: choose another path")
-        raise StoreError(f"cannot create the SQLite file {path!r} ({error.strerror}):"
-                         f" {why}") from None
-
-
 class SqliteStore(StoreBase):
     """`SqliteStore("chats.db")` or `SqliteStore()` (in memory)."""
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:", *,
                  clock: Callable[[], float] = time.time,
-                 lock_wait: float = LOCK_WAIT) -> None:
+                 lock_wait: float = LOCK_WAIT, create: bool = True) -> None:
         self.path, self.clock, self.lock_wait = os.fspath(path), clock, lock_wait
         if self.path == ":memory:":
             self.key = f"sqlite::memory:{id(self)}"  # private to this object
@@ -79,7 +59,10 @@ class SqliteStore(StoreBase):
                 raise StoreError(f"the SQLite path {self.path!r} is a folder: give a "
                                  "file name inside it, e.g. sessions.db")
             if not os.path.exists(self.path):
-                _create_private(self.path)
+                if not create:  # e.g. `sessions list`: looking must not create it
+                    raise StoreError(f"the SQLite file {self.path!r} does not exist: "
+                                     "check the path (chat --session creates it)")
+                create_private(self.path)
             self.key = "sqlite:" + os.path.realpath(self.path)
         self._lock = threading.RLock()
         # isolation_level=None: no implicit transactions, ours are written out below
@@ -88,9 +71,7 @@ class SqliteStore(StoreBase):
                                          isolation_level=None, check_same_thread=False)
         with self._guard("open"):
             self._conn.execute("PRAGMA foreign_keys = ON")  # deleting cascades
-            self._conn.executescript(SCHEMA)
-            with contextlib.suppress(sqlite3.IntegrityError):
-                self._conn.execute(UNIQUE)
+            prepare(self._conn, self.path)  # ours, or made ours if empty
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
@@ -106,6 +87,8 @@ class SqliteStore(StoreBase):
                 fix = "the file is not an intact SQLite database: move it away"
             elif "readonly" in text or "unable to open" in text:
                 fix = "check that the file and its folder are writable"
+            elif "full" in text or "disk I/O" in text:
+                fix = "free some disk space, then try again; nothing was written"
             else:
                 raise
             raise StoreError(f"cannot {doing} the SQLite file {self.path!r} ({text}):"
@@ -120,7 +103,11 @@ class SqliteStore(StoreBase):
                 yield self._conn
                 self._conn.execute("COMMIT")  # may fail too (e.g. busy): roll back
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                # SQLite has already rolled back after some errors (a full disk):
+                # a second ROLLBACK would fail and hide the real cause.
+                if self._conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK")
                 raise
 
     @contextmanager
@@ -189,9 +176,9 @@ class SqliteStore(StoreBase):
     def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
         """A session's messages numbered above `after`, oldest first."""
         with self._read() as db:
-            rows = db.execute("SELECT message FROM messages WHERE session_id = ? AND "
-                              "seq > ? ORDER BY seq", (self._id(db, name), after))
-            return [ChatMessage.from_dict(json.loads(row[0])) for row in rows]
+            rows = db.execute("SELECT seq, message FROM messages WHERE session_id = ? "
+                              "AND seq > ? ORDER BY seq", (self._id(db, name), after))
+            return [decode(name, seq, text) for seq, text in rows]
 
     def count(self, name: str) -> int:
         with self._read() as db:

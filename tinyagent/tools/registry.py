@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..messages import ToolCall
 from ..tokens import count_tools_tokens
 
+T, U, V = TypeVar("T"), TypeVar("U"), TypeVar("V")
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "integer": (int,), "number": (int, float),
     "boolean": (bool,), "object": (dict,), "array": (list,),
@@ -122,6 +123,18 @@ class ToolRegistry:
         if isinstance(result, str):
             return result
         return json.dumps(result, ensure_ascii=False)
+
+
+def check_agent_parts(llm: T, tools: U, memory: V) -> tuple[T, U, V]:
+    """What ReActAgent is built from, checked when it is built (ReActAgent(llm=None),
+    tools=None or memory="hybrid" would fail only at the first turn); the three."""
+    for name, value, method in (("llm", llm, "chat"), ("tools", tools, "run"),
+                                ("memory", memory, "messages")):
+        if (value is not None or name != "memory") and not callable(
+                getattr(value, method, None)):
+            raise TypeError(f"{name} must have a {method}() method, got "
+                            f"{type(value).__name__}")
+    return llm, tools, memory
 
 
 def _error(message: str) -> str:

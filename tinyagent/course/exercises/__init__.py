@@ -1,18 +1,23 @@
 """Checkers for the notebooks' exercises: `check("03.token_window", your_function)`.
 
 Introduced in notebook 00. Each exercise registers cases, and `check` runs them
-against the learner's code. A case passes, or fails with its evidence: the input,
-what the learner's code returned and what was expected, in the learner's own numbers
-("with max_tokens=105: kept 6 messages (109 tokens); expected 4 (74 tokens)"), then a
-hint. The report opens with the verdict, lists the failing cases first (in the order
-to fix them) and the passing ones after. Marks are plain text with a word ("✓ PASS",
-"✗ FAIL"), readable in any font. The report speaks the notebook's language
-(`set_lang("zh")` in notebooks/zh, or `check(..., lang="zh")`): each sentence is
-written as an English and Chinese pair where it is used, `say(en, zh)`, and the
-inputs a case shows (dialogs, summaries) are Chinese too. Every case builds fresh
-inputs, so code that changes its argument cannot spoil the next case. A case that
-raises counts as failed, with the error shown: an unfinished stub
-(`raise NotImplementedError`) reads as "not yet".
+against the learner's code. The report asks before it tells:
+
+- code that is not written yet (it raises NotImplementedError) gets one short line,
+  what to write and how to check it, and no case or hint: a stored notebook never
+  shows what the cases are looking for;
+- the first failing case is shown in full: its input, what the learner's code
+  returned and what was expected, in the learner's own numbers ("with
+  max_tokens=105: kept 6 messages (109 tokens); expected 4 (74 tokens)"), then a
+  hint that names the cause, not the code to type. The other failing cases are named
+  only: each rerun reveals the next.
+
+Marks are plain text with a word ("✓ PASS", "✗ FAIL"), readable in any font. The
+report speaks the notebook's language (`set_lang("zh")` in notebooks/zh, or
+`check(..., lang="zh")`): each sentence is written as an English and Chinese pair
+where it is used, `say(en, zh)`, and the inputs a case shows (dialogs, summaries) are
+Chinese too. Every case builds fresh inputs, so code that changes its argument cannot
+spoil the next case. A case that raises counts as failed, with the error shown.
 Left out: grading, scores and hidden tests.
 """
 
@@ -33,7 +38,16 @@ CHECKS: dict[str, Cases] = {}  # "03.token_window" -> cases
 
 
 class Wrong(Exception):
-    """A failed case and its evidence: the input, the learner's value, the expected."""
+    """A failed case and its evidence: the input, the learner's value, the expected.
+    `hint`, when given, replaces the case's hint: the evidence showed the cause."""
+
+    def __init__(self, evidence: str, hint: str | None = None) -> None:
+        super().__init__(evidence)
+        self.hint = hint
+
+
+class NotWritten(Exception):
+    """The learner's code raised NotImplementedError: the exercise is not begun."""
 
 
 def expect(got: Any, expected: Any, where: str, show: Callable[[Any], str] = repr
@@ -73,21 +87,23 @@ class CheckResult:
 
 
 def _run(test: Callable[[], bool], hint: str) -> tuple[bool, str]:
-    """(passed, the lines that explain a failure)."""
-    hint = say(f"hint: {hint}", f"提示：{hint}")
+    """(passed, the lines that explain a failure); NotWritten for an unwritten stub."""
+    def hinted(text: str) -> str:
+        return say(f"hint: {text}", f"提示：{text}")
     try:
         if test():
             return True, ""
-        return False, hint
+        return False, hinted(hint)
     except Wrong as wrong:
-        return False, f"{wrong}\n{hint}"
-    except NotImplementedError:
-        return False, say(f"not implemented yet. {hint}", f"还没有实现。{hint}")
+        return False, f"{wrong}\n{hinted(wrong.hint or hint)}"
+    except NotImplementedError as exc:
+        raise NotWritten from exc
     except Exception as exc:  # the learner's code crashed: show what, not where
         message = str(exc).rstrip(". ")
         crash = f"{type(exc).__name__}: {message}"
-        return False, say(f"{crash}\n{hint}", f"代码出错：{type(exc).__name__}："
-                          f"{in_chinese(message)}\n{hint}")
+        return False, say(f"{crash}\n{hinted(hint)}",
+                          f"代码出错：{type(exc).__name__}："
+                          f"{in_chinese(message)}\n{hinted(hint)}")
 
 
 def check(name: str, candidate: Any, lang: str | None = None) -> CheckResult:
@@ -101,6 +117,16 @@ def check(name: str, candidate: Any, lang: str | None = None) -> CheckResult:
         set_lang(notebook)
 
 
+def _not_written(name: str, candidate: Any) -> CheckResult:
+    """One line for a stub: what to write and how to check it, nothing more."""
+    what = getattr(candidate, "__name__", None) or say("your code", "你的代码")
+    print(say(f"{name}: not written yet. Write `{what}` in the cell above (in place "
+              "of `raise NotImplementedError`), run that cell, then run this one.",
+              f"{name}：还没有写。在上面的单元格里写好 `{what}`（替换掉 "
+              "`raise NotImplementedError`），运行它，再运行这个单元格。"))
+    return CheckResult(name, 0, len(list(CHECKS[name](candidate))), [])
+
+
 def _check(name: str, candidate: Any) -> CheckResult:
     _load_all()
     if name not in CHECKS:
@@ -108,20 +134,26 @@ def _check(name: str, candidate: Any) -> CheckResult:
         raise KeyError(say(f"no exercise named {name!r}; known: {known}",
                            f"没有名为 {name!r} 的练习；已有：{known}"))
     passed, failed = say("✓ PASS  ", "✓ 通过    "), say("✗ FAIL  ", "✗ 未通过  ")
-    passes, failures = [], []
+    passes, failures, first = [], [], ""
     for description, test, hint in CHECKS[name](candidate):
-        ok, why = _run(test, hint)
+        try:
+            ok, why = _run(test, hint)
+        except NotWritten:
+            return _not_written(name, candidate)
         if ok:
             passes.append(f"{passed}{description}")
-        else:
-            details = "".join(f"\n        {line}" for line in why.splitlines())
-            failures.append(f"{failed}{description}{details}")
+            continue
+        if not failures:  # only the first failure is shown in full
+            first = "".join(f"\n        {line}" for line in why.splitlines())
+        failures.append(f"{failed}{description}")
     total = len(passes) + len(failures)
     if failures:
-        print(say(f"{name}: {len(passes)}/{total} checks pass. Not yet: "
-                  "fix the first ✗ FAIL below, then run this cell again.",
+        print(say(f"{name}: {len(passes)}/{total} checks pass. Not yet: fix the first "
+                  "✗ FAIL below, then run this cell again (each run shows the next).",
                   f"{name}：{len(passes)}/{total} 项检查通过。还没完成：先改好"
-                  "下面第一个 ✗ 未通过，再运行一次这个单元格。"))
+                  "下面第一个 ✗ 未通过，再运行一次这个单元格（每次运行会显示"
+                  "下一个）。"))
+        failures[0] += first
     else:
         print(say(f"{name}: {total}/{total} checks pass. Well done!",
                   f"{name}：{total}/{total} 项检查全部通过。做得好！"))
@@ -140,4 +172,5 @@ def _load_all() -> None:
             importlib.import_module(f"{__name__}.{module.name}")
 
 
-__all__ = ["CHECKS", "Case", "CheckResult", "Wrong", "check", "exercise", "expect"]
+__all__ = ["CHECKS", "Case", "CheckResult", "NotWritten", "Wrong", "check", "exercise",
+           "expect"]

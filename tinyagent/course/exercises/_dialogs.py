@@ -71,5 +71,39 @@ def size(messages: Sequence[ChatMessage]) -> str:
                f"{len(messages)} 条消息（{tokens(messages)} 个 token）")
 
 
+def stored(memory: object) -> int:
+    """How many messages an object holds in its attributes (lists, tuples, deques,
+    dicts, two levels deep): what a memory stores, whatever messages() returns."""
+    def count(value: object, depth: int) -> int:
+        if isinstance(value, ChatMessage):
+            return 1
+        if depth == 0 or isinstance(value, (str, bytes)):
+            return 0
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, (list, tuple, set)) or type(value).__name__ == "deque":
+            return sum(count(v, depth - 1) for v in value)
+        return 0
+    return sum(count(v, 3) for v in getattr(memory, "__dict__", {}).values())
+
+
+def fresh_list(got: object, given: object, where: str) -> bool:
+    """A helper's result must be a new list: not a one-shot generator, not the
+    caller's own list (which the caller may change, or has just seen changed)."""
+    from . import Wrong
+
+    if got is given:
+        raise Wrong(say(f"{where}: got back the very list passed in; expected a new "
+                        "list", f"{where}：返回的就是传入的那个列表；应为一个新列表"),
+                    say("a result the caller shares with its argument changes when "
+                        "either does", "结果和参数是同一个列表，改一个另一个也跟着变"))
+    if not isinstance(got, list):
+        raise Wrong(say(f"{where}: got a {type(got).__name__}; expected a list",
+                        f"{where}：得到的是 {type(got).__name__}；应为列表"),
+                    say("a generator can be read only once, and has no len()",
+                        "生成器只能读一遍，也没有 len()"))
+    return True
+
+
 def starts_with_user(messages: Sequence[ChatMessage]) -> bool:
     return not messages or messages[0].role is Role.USER

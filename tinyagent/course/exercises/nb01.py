@@ -92,8 +92,9 @@ def _build_messages_cases(build_messages: Any) -> Iterator[Case]:
     yield (say("it returns a list of ChatMessage", "返回由 ChatMessage 组成的列表"),
            lambda: _built(build_messages, turn_1("88231"),
                           say("with turn 1 as history", "以第 1 轮为历史")),
-           say("use ChatMessage.system(...) and ChatMessage.user(...), not dicts",
-               "用 ChatMessage.system(...) 和 ChatMessage.user(...)，不要用字典"))
+           say("the agent and the model client speak ChatMessage, the course's message "
+               "type, not plain dicts", "智能体和模型客户端用的是课程的消息类型 "
+               "ChatMessage，不是普通字典"))
     yield (say("no history gives [system, user]", "没有历史时得到 [system, user]"),
            lambda: _built(build_messages, [], say("with no history", "没有历史时")),
            say("the stateless array: system prompt, then the question",
@@ -120,9 +121,9 @@ def _build_messages_cases(build_messages: Any) -> Iterator[Case]:
     yield (say("the history list passed in is left unchanged",
                "传入的 history 列表保持不变"),
            lambda: _unchanged(build_messages),
-           say("build a new list ([system, *history, user]); don't append to "
-               "history",
-               "新建一个列表 ([system, *history, user])，不要往 history 里追加"))
+           say("the history belongs to the caller: what you add to it stays there, "
+               "and the next call sends it twice", "history 属于调用方：你往里加的东西"
+               "会留在那里，下一次调用就发了两遍"))
     yield (say("with turn 1 in the history, the model refunds that order",
                "历史里有第 1 轮，模型就给那个订单退款"),
            lambda: _model_refunds(build_messages, "88231")

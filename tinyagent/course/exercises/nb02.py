@@ -38,6 +38,17 @@ def _keeps(memory_class: Any, sizes: str, seed: int) -> bool:
     return expect(got, messages, where, roles)
 
 
+def _repeats(memory_class: Any) -> bool:
+    thanks = [ChatMessage.user(say("Thanks!", "谢谢！")),
+              ChatMessage.assistant(say("You're welcome.", "不客气。"))]
+    messages = dialog("p", 8) + thanks + thanks + dialog("p", 9) + thanks
+    got = _filled(memory_class, messages).messages()
+    return expect(got, messages, say(f"after adding {len(messages)} messages, some "
+                                     "of them said again, messages()",
+                                     f"加入 {len(messages)} 条消息（有几条重复说了）"
+                                     "后，messages()"), roles)
+
+
 def _copy_is_safe(memory_class: Any) -> bool:
     messages = dialog("pp", 3)
     memory = _filled(memory_class, messages)
@@ -88,29 +99,38 @@ def _refunds_in_agent(memory_class: Any, order: str) -> bool:
 def _my_memory_cases(memory_class: Any) -> Iterator[Case]:
     yield (say("a new memory is empty", "新建的记忆是空的"),
            lambda: expect(memory_class().messages(), [], "messages()", roles),
-           say("start with an empty list in __init__", "在 __init__ 里从空列表开始"))
+           say("a memory nobody has added to holds nothing",
+               "还没加过东西的记忆里什么都没有"))
     yield (say("messages() gives back what add() stored, oldest first",
                "messages() 按最早在前，返回 add() 存进去的消息"),
            lambda: _keeps(memory_class, "ptp", 1),
-           say("append in add(), return the list in messages()",
-               "在 add() 里追加，在 messages() 里返回列表"))
-    yield (say("it is unbounded: all 40 messages of a 20-turn dialog are kept",
-               "它没有上限：20 轮对话的 40 条消息全部保留"),
-           lambda: _keeps(memory_class, "p" * 20, 2),
-           say("no limit here: bounds come in notebook 03",
-               "这里不设上限：上限在第 03 课才讲"))
+           say("a memory gives back every message it was given, in the order given",
+               "记忆按给它的顺序，交还给它的每一条消息"))
+    yield (say("it is unbounded: all 250 messages of a 125-turn dialog are kept",
+               "它没有上限：125 轮对话的 250 条消息全部保留"),
+           lambda: _keeps(memory_class, "p" * 125, 2),
+           say("an unbounded memory has no limit of any size: bounds come in notebook "
+               "03", "没有上限就是任何大小的上限都没有：上限在第 03 课才讲"))
+    yield (say("the same message twice is kept twice", "同一条消息出现两次，就存两次"),
+           lambda: _repeats(memory_class),
+           say("a customer may say \"thanks\" twice: a memory records what was said, "
+               "each time", "顾客可能说两次“谢谢”：记忆记下每一次说的话"))
     yield (say("messages() returns a copy: changing it leaves the memory as it was",
                "messages() 返回副本：改动它，记忆不受影响"),
            lambda: _copy_is_safe(memory_class),
-           say("return list(self._messages)", "返回 list(self._messages)"))
+           say("whoever holds the list messages() returned can change it; the memory "
+               "must not change with it", "拿到 messages() 返回的列表的人可以改它；"
+               "记忆不能跟着变"))
     yield (say("clear() empties it, and it still works afterwards",
                "clear() 清空记忆，之后还能照常使用"),
            lambda: _clear_then_add(memory_class),
-           say("empty the list in clear()", "在 clear() 里清空列表"))
+           say("after clear() the memory is as new, and keeps working",
+               "clear() 之后记忆就像新的一样，还能接着用"))
     yield (say("two memories don't share messages", "两个记忆不共享消息"),
            lambda: _not_shared(memory_class),
-           say("create the list in __init__ (self._messages = []), not in the class "
-               "body", "在 __init__ 里创建列表 (self._messages = [])，不要写在类体里"))
+           say("a list made once for the class is one list shared by every memory "
+               "of that class", "为整个类只建一次的列表，是这个类所有记忆"
+               "共用的同一个列表"))
     yield (say("it satisfies the ChatMemory protocol", "它满足 ChatMemory 协议"),
            lambda: isinstance(memory_class(), ChatMemory),
            say("define all three methods: add, messages, clear",
@@ -119,5 +139,5 @@ def _my_memory_cases(memory_class: Any) -> Iterator[Case]:
                "it up", "放进 ReActAgent：第 2 轮不再查询，直接给第 1 轮的订单退款"),
            lambda: _refunds_in_agent(memory_class, "88231")
            and _refunds_in_agent(memory_class, "55107"),
-           say("ReActAgent(llm, bitmall_tools(), memory=MyMemory()) must see turn 1",
-               "ReActAgent(llm, bitmall_tools(), memory=MyMemory()) 必须看得到第 1 轮"))
+           say("the agent sends what the memory gives back: turn 2's request must hold "
+               "turn 1", "智能体发送的是记忆交还的内容：第 2 轮的请求里必须有第 1 轮"))

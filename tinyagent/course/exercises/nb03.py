@@ -18,7 +18,7 @@ from ...memory.base import drop_orphans, split_turns
 from ...messages import ChatMessage, Role
 from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
-from ._dialogs import dialog, roles
+from ._dialogs import dialog, roles, stored
 
 __all__ = ["well_formed"]
 
@@ -36,13 +36,43 @@ def _filled(memory_class: Any, max_rounds: int, messages: list[ChatMessage]) -> 
     return memory
 
 
-def _raises_value_error(make: Any) -> bool:
-    try:
-        make()
-    except ValueError:
-        return True
-    raise Wrong(say("RoundsWindowMemory(0) was created without an error",
-                    "RoundsWindowMemory(0) 没有报错，创建出来了"))
+def _sizes_checked(memory_class: Any) -> bool:
+    """0 and below raise ValueError; 1 and up are fine."""
+    for bad in (0, -1, -5):
+        try:
+            memory_class(bad)
+        except ValueError:
+            continue
+        raise Wrong(say(f"RoundsWindowMemory({bad}) was created without an error; "
+                        "expected ValueError",
+                        f"RoundsWindowMemory({bad}) 没有报错，创建出来了；应抛出 "
+                        "ValueError"))
+    for good in (1, 2):
+        try:
+            memory_class(good)
+        except ValueError as exc:
+            raise Wrong(say(f"RoundsWindowMemory({good}) raised ValueError({exc}); "
+                            "expected a window", f"RoundsWindowMemory({good}) 抛出了 "
+                            f"ValueError（{exc}）；应能创建"),
+                        say("one round is the smallest window that makes sense",
+                            "一轮是最小的、有意义的窗口")) from None
+    return True
+
+
+def _stores_only_the_window(memory_class: Any) -> bool:
+    """A window bounds what it stores, not only what it hands out."""
+    memory = _filled(memory_class, 2, dialog("p" * 500, 12))
+    held, returned = stored(memory), len(memory.messages())
+    if held > returned + 2:  # room for one turn still arriving
+        raise Wrong(say(f"with max_rounds=2 after 1,000 messages: messages() returns "
+                        f"{returned}, but the memory stores {held}",
+                        f"max_rounds=2，加入 1,000 条消息后：messages() 返回 "
+                        f"{returned} 条，记忆里却存着 {held} 条"),
+                    say("a window that slices only when read still grows without "
+                        "end: memory, and the time each add takes",
+                        "只在读取时切片的窗口仍会无限增长：占用的内存、每次 add 的"
+                        "时间都在涨"))
+    return True
 
 
 def _keeps(memory_class: Any, max_rounds: int, sizes: str, seed: int) -> bool:
@@ -108,27 +138,28 @@ def _in_agent(memory_class: Any) -> bool:
 
 @exercise("03.rounds_window")
 def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
-    whole = say("drop whole turns from the front: split_turns(messages) groups them",
-                "从前面整轮地丢：split_turns(messages) 会按轮分好组")
-    yield (say("max_rounds=0 raises ValueError", "max_rounds=0 抛出 ValueError"),
-           lambda: _raises_value_error(lambda: memory_class(0)),
-           say("check max_rounds >= 1 in __init__ and raise ValueError naming the "
-               "value", "在 __init__ 里检查 max_rounds >= 1，不满足就抛出写明该值的 "
-               "ValueError"))
+    whole = say("a round is a whole turn, however many messages it holds: the oldest "
+                "turns go first, whole", "一轮就是完整的一轮，不管有几条消息：最早的"
+                "轮次先走，整轮地走")
+    yield (say("max_rounds=0 raises ValueError, and so does any size below 1",
+               "max_rounds=0 抛出 ValueError，小于 1 的大小都一样"),
+           lambda: _sizes_checked(memory_class),
+           say("a window of no rounds, or fewer, would forget the question it is "
+               "answering", "零轮或更少的窗口，会忘掉它正在回答的问题"))
     yield (say("a new memory is empty", "新建的记忆是空的"),
            lambda: expect(memory_class(3).messages(), [], "messages()", roles),
            say("start with an empty list", "从空列表开始"))
     yield (say("fewer turns than max_rounds: everything is kept",
                "轮数少于 max_rounds：全部保留"),
            lambda: _keeps(memory_class, 3, "pp", 5),
-           say("only trim when there are more than max_rounds turns",
+           say("a window forgets only when it holds more than it may",
                "超过 max_rounds 轮才裁剪"))
     yield (say("exactly max_rounds turns: everything is kept; one more drops the "
                "oldest", "恰好 max_rounds 轮：全部保留；再多一轮就丢掉最早的一轮"),
            lambda: _keeps(memory_class, 3, "ptp", 6) and _keeps(memory_class, 3, "ptpp",
                                                                6),
-           say("keep while len(turns) <= max_rounds ('<=', not '<')",
-               "len(turns) <= max_rounds 时都保留（是 '<='，不是 '<'）"))
+           say("a window of N rounds holds N rounds: the N-th still fits",
+               "N 轮的窗口装得下 N 轮：第 N 轮也放得下"))
     yield (say("plain chat, max_rounds=3: the newest 6 messages (3 rounds)",
                "纯聊天，max_rounds=3：最新的 6 条消息（3 轮）"),
            lambda: _keeps(memory_class, 3, "ppppp", 7), whole)
@@ -144,15 +175,21 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
     yield (say("never a tool result without its call (checked after every add)",
                "工具结果永远不能缺了它的调用（每次 add 之后都检查）"),
            lambda: _always_well_formed(memory_class),
-           say("cut only in front of a user message; never slice [-n:] by messages",
-               "只在用户消息前面切；不要按消息条数切 [-n:]"))
+           say("a cut by message count can fall between a tool call and its result",
+               "按消息条数切，可能正好切在工具调用和它的结果之间"))
+    yield (say("it stores only the window: 1,000 messages in, a few held",
+               "它只存窗口里的：加入 1,000 条消息，只留几条"),
+           lambda: _stores_only_the_window(memory_class), whole)
     yield (say("messages() returns a copy", "messages() 返回副本"),
            lambda: _copy_is_safe(memory_class),
-           say("return list(...), not the list itself", "返回 list(...)，不是列表本身"))
+           say("whoever holds the list messages() returned can change it; the memory "
+               "must not change with it", "拿到 messages() 返回的列表的人可以改它；"
+               "记忆不能跟着变"))
     yield (say("clear() empties it, and it works afterwards",
                "clear() 清空记忆，之后还能用"),
            lambda: _clear_then_add(memory_class),
-           say("reset the list in clear()", "在 clear() 里重置列表"))
+           say("after clear() the memory is as new, and keeps working",
+               "clear() 之后记忆就像新的一样，还能接着用"))
     yield (say("in a ReActAgent with tool calls remembered, max_rounds=1: turn 2 "
                "refunds 88231, no API error", "放进记住工具调用的 ReActAgent，"
                "max_rounds=1：第 2 轮给 88231 退款，没有 API 报错"),

@@ -17,9 +17,10 @@ from typing import Any
 from ...memory.base import split_turns
 from ...memory.token_window import TokenWindowChatMemory
 from ...messages import ChatMessage
+from ...tokens import count_messages_tokens
 from ..language import say
 from . import Case, Wrong, exercise, expect
-from ._dialogs import dialog, roles, size, tokens
+from ._dialogs import dialog, fresh_list, roles, size, tokens
 from .nb03 import well_formed
 
 __all__ = ["boundaries", "reference_token_window"]
@@ -40,17 +41,47 @@ def boundaries(messages: list[ChatMessage]) -> list[int]:
     return list(accumulate(tokens(t) for t in reversed(split_turns(messages))))
 
 
+def _slip(messages: list[ChatMessage], budget: int,
+          got: list[ChatMessage]) -> str | None:
+    """The cause, when `got` is what a known slip keeps: a turn measured with the
+    request's reply priming, or a budget that must not be reached."""
+    def window(cost: Any, fits: Any) -> list[ChatMessage]:
+        kept: list[ChatMessage] = []
+        used = 0
+        for turn in reversed(split_turns(messages)):
+            if kept and not fits(used + cost(turn), budget):
+                break
+            kept, used = turn + kept, used + cost(turn)
+        return kept
+    if got == window(count_messages_tokens, lambda u, b: u <= b):
+        return say("your turns cost more than they do in memory: count each message's "
+                   "own tokens; the few tokens a request adds for the reply are not "
+                   "part of any turn", "你算出的每轮 token 比记忆里多：只数每条消息"
+                   "自己的 token；一次请求为回复多加的几个 token 不属于任何一轮")
+    if got == window(tokens, lambda u, b: u < b):
+        return say("a turn that brings the total to exactly max_tokens still fits",
+                   "加上这一轮后总数恰好等于 max_tokens，也放得下")
+    return None
+
+
 def _windows(token_window: Any, sizes: str, seed: int, budgets: Any) -> bool:
-    """The learner's window agrees with the reference at each budget."""
+    """The learner's window agrees with the reference at each budget, returns a
+    new list and leaves its argument as it was."""
     for budget in budgets(dialog(sizes, seed)):
-        got = token_window(dialog(sizes, seed), budget)  # fresh input every call
+        given = dialog(sizes, seed)  # fresh input every call
+        got = token_window(given, budget)
+        where = say(f"with max_tokens={budget}", f"max_tokens={budget} 时")
+        expect(roles(given), roles(dialog(sizes, seed)), say(
+            f"{where}, your argument afterwards", f"{where}，调用之后你的参数"), str)
+        fresh_list(got, given, where)
         expected = reference_token_window(dialog(sizes, seed), budget)
         if got != expected:
             shape = roles(dialog(sizes, seed))
             raise Wrong(say(f"with max_tokens={budget} on a {len(sizes)}-turn dialog "
                             f"{shape}: kept {size(got)}; expected {size(expected)}",
                             f"max_tokens={budget}，{len(sizes)} 轮对话 {shape}：保留了 "
-                            f"{size(got)}；应为 {size(expected)}"))
+                            f"{size(got)}；应为 {size(expected)}"),
+                        _slip(dialog(sizes, seed), budget, got))
     return True
 
 
@@ -70,10 +101,17 @@ def _fits(token_window: Any, sizes: str, seed: int) -> bool:
 
 
 def _unchanged(token_window: Any) -> bool:
+    """Under, at and over budget: the argument stays as it was, the result is new."""
     messages = dialog("tptp", 11)
-    token_window(messages, boundaries(messages)[1])
-    return expect(roles(messages), roles(dialog("tptp", 11)),
-                  say("your argument afterwards", "调用之后，你的参数"), str)
+    limits = boundaries(messages)
+    for budget in (limits[1], limits[-1] + 50, 1):
+        given = dialog("tptp", 11)
+        got = token_window(given, budget)
+        where = say(f"with max_tokens={budget}", f"max_tokens={budget} 时")
+        expect(roles(given), roles(messages), say(f"{where}, your argument afterwards",
+                                                  f"{where}，调用之后你的参数"), str)
+        fresh_list(got, given, where)
+    return True
 
 
 @exercise("03.token_window")
@@ -88,21 +126,20 @@ def _token_window_cases(token_window: Any) -> Iterator[Case]:
                "预算装得下全部时，返回所有消息"),
            lambda: _windows(token_window, "tptpt", 1,
                             lambda m: [tokens(m) + 500, tokens(m)]),
-           say("nothing to drop when the total fits (the total itself fits: '<=')",
-               "总量装得下就什么都不丢（恰好等于总量也装得下：'<='）"))
+           say("nothing to drop when the total fits, even to the token",
+               "总量装得下就什么都不丢，恰好装下也算"))
     yield (say("the result fits in max_tokens, newest whole turns (budgets every 7 "
                "tokens)", "结果不超过 max_tokens，是最新的完整几轮（预算每隔 7 个 "
                "token 试一次）"),
            lambda: _fits(token_window, "tptpt", 2) and _fits(token_window, "ttpp", 3),
-           say("walk split_turns(messages) from the newest, adding up "
-               "count_message_tokens(m)", "从最新一轮往回遍历 split_turns(messages)，"
-               "累加 count_message_tokens(m)"))
+           say("a window keeps the newest turns, whole, as long as they fit",
+               "窗口保留最新的几轮，整轮地保留，只要装得下"))
     yield (say("a budget that fits the newest turns to the token keeps them all",
                "预算恰好等于最新几轮的 token 数时，这几轮全部保留"),
            lambda: _windows(token_window, "tptpt", 4, exactly)
            and _windows(token_window, "pttptp", 5, exactly),
-           say("a turn fits when used + its tokens <= max_tokens ('<=', not '<')",
-               "used 加上这一轮的 token <= max_tokens 就放得下（是 '<='，不是 '<'）"))
+           say("a turn that brings the total to exactly max_tokens still fits",
+               "加上这一轮后总数恰好等于 max_tokens，也放得下"))
     yield (say("one token less drops the oldest of those turns",
                "少一个 token，就丢掉这几轮里最早的一轮"),
            lambda: _windows(token_window, "tptpt", 6, one_less)
@@ -120,7 +157,8 @@ def _token_window_cases(token_window: Any) -> Iterator[Case]:
                           say("with [] and max_tokens=100",
                               "输入为 [] 和 max_tokens=100"), roles),
            say("no turns, nothing to keep", "没有轮次，没什么可保留"))
-    yield (say("the list passed in is left unchanged", "传入的列表保持不变"),
+    yield (say("the list passed in is left unchanged, and the result is a new list",
+               "传入的列表保持不变，结果是一个新列表"),
            lambda: _unchanged(token_window),
-           say("build a new list; don't pop from the input",
-               "新建一个列表，不要从输入里 pop"))
+           say("the caller still holds its list: whatever you change in it, it sees",
+               "调用方还拿着它的列表：你改了它，调用方就会看到"))

@@ -70,18 +70,19 @@ def _summary_trigger_cases(plan_compression: Any) -> Iterator[Case]:
     def tools() -> list[ChatMessage]:
         return dialog("tptp", 2)  # turns of 4, 2, 4, 2 messages
 
-    turns = say("walk split_turns(messages) from the oldest turn",
-                "从最早的一轮开始遍历 split_turns(messages)")
+    turns = say("the summary takes whole turns, oldest first, as many as it can while "
+                "keep_recent messages stay", "摘要从最早的一轮开始整轮地拿，在留住 "
+                "keep_recent 条消息的前提下，能拿几轮拿几轮")
     yield (say("below the threshold: 0 (don't compress yet)",
                "低于阈值：返回 0（先不压缩）"),
            lambda: _agrees(plan_compression, lambda: plain()[:8], [(10, 4), (9, 2)], 0),
-           say("return 0 while len(messages) < threshold",
-               "len(messages) < threshold 时返回 0"))
+           say("below the threshold there is nothing to compress yet",
+               "还没到阈值，就还没有要压缩的"))
     yield (say("exactly at the threshold, it compresses (10 messages, threshold 10)",
                "恰好到达阈值就压缩（10 条消息，阈值 10）"),
            lambda: _agrees(plan_compression, plain, [(10, 4)], 6),
-           say("'>=': the agent adds a whole turn at once, so compress on reaching it",
-               "用 '>='：智能体一次加入一整轮，所以一到阈值就压缩"))
+           say("the agent adds a whole turn at once: a memory that has reached the "
+               "threshold compresses", "智能体一次加入一整轮：记忆一到阈值就压缩"))
     yield (say("at least keep_recent messages stay verbatim",
                "至少保留 keep_recent 条消息原文"),
            lambda: _agrees(plan_compression, plain, [(4, k) for k in (2, 3, 5)])

@@ -15,56 +15,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...llm import ChatResponse, LlmError
-from ...memory.summarizer import PROMPT, fallback_summary, find_ids, keep_ids, render
+from ...memory.summarizer import PROMPT, find_ids, render
 from ...messages import ChatMessage
 from ...tokens import count_tokens
 from ..language import say
 from . import Case, Wrong, exercise
-from ._dialogs import ORDERS
-
-PREVIOUS = ("- User: Where is my order 88231?\n"
-            "- Assistant: order 88231 (BitMall S10 Pro Robot Vacuum) was delivered; "
-            "tracking SF1234567890.")
-OVERFLOW = [ChatMessage.user("I want a refund, this vacuum won't go back to its dock"),
-            ChatMessage.assistant("I've applied for a refund for order 88231: refund "
-                                  "number RF20260701001, amount ¥1999.")]
-# The same summary and messages in a Chinese report: the same ids, the same facts.
-PREVIOUS_ZH = ("- 用户：我的订单 88231 到哪了？\n"
-               "- 助手：订单 88231（比特严选 S10 Pro 扫地机器人）已签收；"
-               "运单号 SF1234567890。")
-OVERFLOW_ZH = [ChatMessage.user("我要退款，这台扫地机回不了充电座"),
-               ChatMessage.assistant("已为订单 88231 申请退款：退款编号 RF20260701001，"
-                                     "金额 ¥1999。")]
-IDS = ("88231", "SF1234567890", "RF20260701001")
-
-
-def previous() -> str:
-    return say(PREVIOUS, PREVIOUS_ZH)
-
-
-def overflow() -> list[ChatMessage]:
-    return list(say(OVERFLOW, OVERFLOW_ZH))
-
-
-class Recorder:
-    """A fake model: records each request, answers with a fixed text."""
-
-    def __init__(self, reply: str | None = None) -> None:
-        self.reply = reply or say("- The customer wants a refund.", "- 顾客想退款。")
-        self.requests: list[tuple[list[ChatMessage], Any]] = []
-
-    def chat(self, messages: list[ChatMessage], tools: Any = None) -> ChatResponse:
-        self.requests.append((list(messages), tools))
-        return ChatResponse(self.reply)
-
-
-class Broken:
-    """A fake model whose every call fails, as a provider outage would."""
-
-    def chat(self, messages: list[ChatMessage], tools: Any = None) -> ChatResponse:
-        raise LlmError(say("model call failed: HTTP 500 from the offline model",
-                           "模型调用失败：离线模型返回 HTTP 500"))
+from .nb05_inputs import (
+    IDS,
+    LONG_ANSWER,
+    LONG_ANSWER_ZH,
+    Broken,
+    Recorder,
+    long_overflow,
+    overflow,
+    previous,
+    reference_merge,
+)
 
 
 def _request(merge_summary: Any, previous: str | None) -> tuple[list[ChatMessage], Any]:
@@ -79,6 +45,30 @@ def _request(merge_summary: Any, previous: str | None) -> tuple[list[ChatMessage
 def _text(merge_summary: Any, previous: str | None) -> str:
     messages, _ = _request(merge_summary, previous)
     return "\n".join(m.content for m in messages)
+
+
+def _holds(text: str, part: str, where: str, absent: str | None = None) -> bool:
+    """`part` is in `text` (and `absent` is not); otherwise Wrong, showing both."""
+    if part in text and (absent is None or absent not in text):
+        return True
+    shown = text.removeprefix(PROMPT).lstrip()  # the prompt is checked on its own
+    shown = shown if len(shown) <= 160 else shown[:160] + "…"
+    wanted = say(f"expected it to hold {part!r}", f"应包含 {part!r}") if part not in \
+        text else say(f"expected no {absent!r}", f"不应出现 {absent!r}")
+    raise Wrong(say(f"{where}: got {shown!r}; {wanted}", f"{where}：得到 {shown!r}；"
+                    f"{wanted}"))
+
+
+def _first_fact(got: str) -> bool:
+    return _holds(got, previous().splitlines()[0], say("your summary", "你的摘要"))
+
+
+def _all_ids(got: str) -> bool:
+    missing = [i for i in IDS if i not in got]
+    if missing:
+        raise Wrong(say(f"your summary {got[:120]!r} lacks {missing}",
+                        f"你的摘要 {got[:120]!r} 缺少 {missing}"))
+    return True
 
 
 def _offline(merge_summary: Any) -> bool:
@@ -105,33 +95,6 @@ def _offline(merge_summary: Any) -> bool:
                             f"把 {find_ids(old)} 与 {find_ids(render(new))} 合并："
                             f"你的摘要丢了 {missing}"))
     return True
-
-
-def reference_merge(llm: Any, previous: str | None,
-                    overflow: list[ChatMessage]) -> str:
-    """The merge step as HybridChatMemory does it (the solutions notebook's code)."""
-    text = f"Previous summary:\n{previous or '(none)'}\n\nNew messages:\n" + \
-        render(overflow)
-    try:
-        summary = llm.chat([ChatMessage.system(PROMPT), ChatMessage.user(text)])
-        summary = summary.content.strip()
-    except Exception:  # a failed summary must not lose the conversation
-        summary = ""
-    return keep_ids(summary or fallback_summary(previous, overflow), find_ids(text))
-
-
-def long_overflow(turns: int = 50) -> list[list[ChatMessage]]:
-    """Batches of two turns about many orders and products, as a long chat sends."""
-    chat = []
-    for n in range(turns):
-        order = ORDERS[n % 5]
-        chat += [ChatMessage.user(say(f"Where is my order {order}? (turn {n + 1})",
-                                      f"我的订单 {order} 到哪了？（第 {n + 1} 轮）")),
-                 ChatMessage.assistant(say(
-                     f"Order {order} is in transit with SF Express; it should arrive "
-                     f"in {1 + n % 3} days.", f"订单 {order} 正由顺丰速运配送，预计 "
-                     f"{1 + n % 3} 天内送达。"))]
-    return [chat[i:i + 4] for i in range(0, len(chat), 4)]
 
 
 def _bounded(merge_summary: Any) -> bool:
@@ -170,59 +133,91 @@ def _returns_reply(merge_summary: Any) -> bool:
     return True
 
 
-def _keeps_everything(summary: str) -> bool:
-    """The previous summary's first fact and every id, old and new, are there."""
-    return previous().splitlines()[0] in summary and all(i in summary for i in IDS)
+def _fallback_keeps_the_new(merge_summary: Any) -> bool:
+    """A failing model: the old facts, the new requests' words and every id stay,
+    even ids that come after the fallback's clip of a long answer."""
+    asked = say("My vacuum 61554 keeps beeping and won't charge, please take it back",
+                "我的扫地机 61554 一直响还充不上电，请帮我退掉")
+    new = [ChatMessage.user(asked), ChatMessage.assistant(say(LONG_ANSWER,
+                                                              LONG_ANSWER_ZH))]
+    got = merge_summary(Broken(), previous(), list(new))
+    where = say("with a failing model, a request and a long answer to merge",
+                "模型调用失败时，合并一条请求和一条很长的回答")
+    ids = find_ids(previous() + render(new))
+    missing = [i for i in ids if i not in got]
+    lost = [text for text in (previous().splitlines()[0], asked) if text not in got]
+    if lost or missing:
+        raise Wrong(say(f"{where}: your summary lost {lost + missing}; it was "
+                        f"{got[:160]!r}…", f"{where}：你的摘要丢了 {lost + missing}；"
+                        f"它是 {got[:160]!r}…"),
+                    say("without a model, the summary must still say what happened: "
+                        "the old facts, what the customer asked now, and every "
+                        "number, also those a clipped line cut off",
+                        "没有模型时，摘要也要说清发生了什么：旧的事实、顾客这次要什么，"
+                        "还有每一个编号，包括被截断的那行后面的编号"))
+    return True
 
 
 @exercise("05.merge_step")
 def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
-    form = ("ChatMessage.user('Previous summary:\\n…\\n\\nNew messages:\\n' + "
-            "render(overflow))]")
-    form = say(f"send [ChatMessage.system(PROMPT), {form}",
-               f"发送 [ChatMessage.system(PROMPT), {form}")
+    form = say("the summarizer is one plain model call: its instructions as the "
+               "system message, the material as the user message",
+               "摘要器就是一次普通的模型调用：指令作为 system 消息，材料作为用户消息")
     yield (say("one model call, no tools, the summarizer prompt as the system message",
                "只调用模型一次，不带工具，摘要提示词作为 system 消息"),
            lambda: (lambda req: req[0][0] == ChatMessage.system(PROMPT)
                     and not req[1])(_request(merge_summary, previous())), form)
     yield (say("the request holds the previous summary after 'Previous summary:'",
                "请求里 'Previous summary:' 后面是之前的摘要"),
-           lambda: "Previous summary:\n" + previous()
-           in _text(merge_summary, previous()),
+           lambda: _holds(_text(merge_summary, previous()),
+                          "Previous summary:\n" + previous(),
+                          say("the request's text", "请求的文字")),
            say("the old summary goes back in: that is what makes it incremental",
                "旧摘要要放回请求里：这才叫增量"))
     yield (say("the request holds the new messages, rendered, after 'New messages:'",
                "请求里 'New messages:' 后面是渲染好的新消息"),
-           lambda: "New messages:\n" + render(overflow())
-           in _text(merge_summary, previous()),
-           say("render(overflow) gives one '[role] text' line a message",
-               "render(overflow) 把每条消息写成一行 '[role] text'"))
+           lambda: _holds(_text(merge_summary, previous()),
+                          "New messages:\n" + render(overflow()),
+                          say("the request's text", "请求的文字")),
+           say("the model reads the new messages as text, one line each, the way the "
+               "notebook renders them", "模型把新消息当文字读，每条一行，和 notebook "
+               "里渲染的一样"))
     yield (say("first merge (previous=None): '(none)', never the word None",
                "第一次合并 (previous=None)：写 '(none)'，不能出现 None 这个词"),
-           lambda: "Previous summary:\n(none)" in _text(merge_summary, None)
-           and "None" not in _text(merge_summary, None),
-           say("previous or '(none)'", "用 previous or '(none)'"))
+           lambda: _holds(_text(merge_summary, None), "Previous summary:\n(none)",
+                          say("with previous=None, the request's text",
+                              "previous=None 时，请求的文字"), absent="None"),
+           say("before the first merge there is no summary yet, and the model reads "
+               "the request as text", "第一次合并之前还没有摘要，而模型把请求当文字读"))
     yield (say("it returns the model's summary", "返回模型写的摘要"),
            lambda: _returns_reply(merge_summary),
-           say("return the reply's content (stripped), plus the ids it dropped",
-               "返回回复的内容（去掉首尾空白），再补上它漏掉的编号"))
+           say("the new summary is what the model wrote, plus only the numbers it "
+               "dropped", "新摘要就是模型写的内容，只再补上它漏掉的编号"))
     yield (say("a reply that drops the numbers gets them back (the entity guard)",
                "回复漏掉的编号会被补回来（实体守卫）"),
-           lambda: all(i in merge_summary(Recorder(), previous(), overflow())
-                       for i in IDS),
-           say("keep_ids(summary, find_ids(request text)) appends the missing ones",
-               "keep_ids(summary, find_ids(请求文本)) 会把缺的编号追加上"))
+           lambda: _all_ids(merge_summary(Recorder(), previous(), overflow())),
+           say("a model may drop a number; the guard puts back every id of the "
+               "request the summary lacks", "模型可能漏掉编号；守卫会把请求里有、"
+               "摘要里没有的编号补回来"))
     yield (say("a failing model does not raise: the previous facts and new ids are "
                "kept", "模型调用失败也不抛异常：之前的事实和新编号都保留"),
-           lambda: _keeps_everything(merge_summary(Broken(), previous(), overflow())),
-           say("catch the error and use fallback_summary(previous, overflow)",
-               "捕获异常，改用 fallback_summary(previous, overflow)"))
+           lambda: _first_fact(got := merge_summary(Broken(), previous(), overflow()))
+           and _all_ids(got),
+           say("an outage must not lose the conversation: without a model, fall back "
+               "on a summary written by rule", "服务故障不能丢掉对话：没有模型时，改用"
+               "按规则写的摘要"))
+    yield (say("a failing model keeps the new messages too, and every id past a "
+               "long answer's clip", "模型调用失败时，新消息也要留下，长回答被截断"
+               "之后的编号也不能丢"),
+           lambda: _fallback_keeps_the_new(merge_summary),
+           say("a fallback is a summary too, and what the guard checks of a summary "
+               "it checks of a fallback", "兜底摘要也是摘要：守卫对摘要查的，对兜底"
+               "摘要也要查"))
     yield (say("an empty reply counts as a failure, not as an empty summary",
                "空回复算失败，不算空摘要"),
-           lambda: previous().splitlines()[0] in merge_summary(
-               Recorder("  "), previous(), overflow()),
-           say("if not text.strip(): fall back",
-               "if not text.strip(): 改用兜底摘要"))
+           lambda: _first_fact(merge_summary(Recorder("  "), previous(), overflow())),
+           say("a blank reply holds no summary: treat it as a failed call",
+               "空白回复里没有摘要：当作调用失败处理"))
     yield (say("with the offline model, two orders: every order, tracking and refund "
                "number survives",
                "用离线模型跑两个订单：订单号、运单号、退款编号一个不少"),

@@ -18,6 +18,7 @@ from typing import Any
 from ...production.incremental import SummaryState
 from ..language import say
 from . import Case, exercise, expect
+from ._dialogs import fresh_list
 
 # Eight short items; a tuple, so each case makes a fresh list from it.
 FACTS = tuple(f"fact {n}: order 8823{n} checked" for n in range(1, 9))
@@ -28,13 +29,17 @@ LONG_ZH = "订单 88231 的退款 RF20260701001 已批准：¥1999 将原路退�
 
 
 def _capped(cap_items: Any, items: list[str], expected: list[str], *caps: int) -> bool:
-    got = list(cap_items(list(items), *caps))
+    given = list(items)
+    got = cap_items(given, *caps)
     shown = say(f"{items[:3]}…({len(items)} items)", f"{items[:3]}…（共 {len(items)} "
                 "项）") if len(items) > 3 else f"{items}"
     comma = say(", ", "，")
     where = say(f"with {shown}", f"输入为 {shown}") + \
         (f"{comma}max_items={caps[0]}" if caps else "") + \
         (f"{comma}max_chars={caps[1]}" if len(caps) > 1 else "")
+    fresh_list(got, given, where)
+    expect(given, list(items), say(f"{where}, your argument afterwards",
+                                   f"{where}，调用之后你的参数"))
     return expect(got, expected, where)
 
 
@@ -57,29 +62,38 @@ def _cap_items_cases(cap_items: Any) -> Iterator[Case]:
     yield (say("eight items: the newest six stay, oldest first",
                "八项：留下最新的六项，最早的在前"),
            lambda: _capped(cap_items, list(facts), list(facts[-6:])),
-           say("keep the last max_items items", "保留最后 max_items 项"))
+           say("a section keeps its newest items: the oldest go first",
+               "一栏保留最新的几项：最早的先走"))
     yield (say("an item longer than 80 characters is cut to 79 + '…'",
                "超过 80 个字符的项，截成 79 个字符加 '…'"),
            lambda: _capped(cap_items, [long], [long[:79] + "…"]),
-           "item[: max_chars - 1] + '…'")
+           say("the clipped item, '…' included, is max_chars long",
+               "截断后的项连同 '…' 一共 max_chars 个字符"))
     yield (say("an item of exactly 80 characters is kept whole, 81 is cut",
                "恰好 80 个字符的项完整保留，81 个就截断"),
            lambda: _capped(cap_items, ["x" * 80], ["x" * 80])
-           and _capped(cap_items, ["y" * 81], ["y" * 79 + "…"]),
-           say("clip only when len(item) > max_chars",
-               "只在 len(item) > max_chars 时截断"))
+           and _capped(cap_items, ["y" * 81], ["y" * 79 + "…"])
+           and _capped(cap_items, ["w" * 79], ["w" * 79])
+           and _capped(cap_items, ["z" * 82], ["z" * 79 + "…"]),
+           say("an item as long as the cap fits; only a longer one is clipped",
+               "和上限一样长的项放得下；只有更长的才截断"))
     yield (say("blank items are dropped", "空白项丢掉"),
            lambda: _capped(cap_items, ["a", "  ", "", "b"], ["a", "b"]),
-           say("skip items whose .strip() is empty", "跳过 .strip() 为空的项"))
+           say("an item of spaces says nothing and takes a place",
+               "只有空格的项什么也没说，却占了一个位置"))
     yield (say("blanks are dropped before counting: six newest non-blank items",
                "先丢空白项再计数：最新的六个非空项"),
            lambda: _capped(cap_items, [*facts, "", "  "], list(facts[-6:])),
            say("drop the blanks first, then keep the newest max_items",
                "先丢掉空白项，再保留最新的 max_items 项"))
-    yield (say("max_items=0 keeps nothing", "max_items=0 什么都不留"),
-           lambda: _capped(cap_items, list(facts), [], 0, 80),
-           say("items[-0:] is the whole list: return [] when max_items is 0",
-               "items[-0:] 是整个列表：max_items 为 0 时返回 []"))
+    yield (say("max_items=0 keeps nothing; 1, 5 and 7 keep that many",
+               "max_items=0 什么都不留；1、5、7 就留这么多"),
+           lambda: _capped(cap_items, list(facts), [], 0, 80)
+           and _capped(cap_items, list(facts), list(facts[-1:]), 1, 80)
+           and _capped(cap_items, list(facts), list(facts[-5:]), 5, 80)
+           and _capped(cap_items, list(facts), list(facts[-7:]), 7, 80),
+           say("a slice from -0 is the whole list, not none of it",
+               "从 -0 开始切片得到的是整个列表，而不是空列表"))
     yield (say("the caller's list is left unchanged", "调用方的列表保持不变"),
            lambda: _input_unchanged(cap_items, facts),
            say("build a new list instead of deleting from the argument",
@@ -108,27 +122,28 @@ def _apply_cases(apply_if_current: Any) -> Iterator[Case]:
     yield (say("a batch planned at the current version is applied",
                "按当前版本规划的一批，照常应用"),
            lambda: _applied(apply_if_current, now, 2, 4, new),
-           say("text, covered_up_to + batch_size, compression_count + 1, version + 1",
-               "新状态是 text、covered_up_to + batch_size、compression_count + 1、"
-               "version + 1"))
+           say("an applied batch moves every count on: what is covered, how many "
+               "compressions, which version", "应用一批之后，每个计数都往前走：覆盖到"
+               "哪里、压缩了几次、第几版"))
     yield (say("a batch planned before another compression is stale: nothing changes",
                "在另一次压缩之前规划的一批已经过期：什么都不变"),
            lambda: _applied(apply_if_current, now, 1, 4, now),
-           say("if planned_version != state.version: return state as it is",
-               "if planned_version != state.version: 原样返回 state"))
+           say("a summary planned on an older version would overwrite newer work",
+               "按旧版本规划的摘要，会覆盖掉更新的成果"))
     yield (say("a batch planned at a newer version is stale too",
                "按更新的版本规划的一批，也算过期"),
            lambda: _applied(apply_if_current, now, 3, 4, now),
-           say("compare with '!=', not '<'", "用 '!=' 比较，不是 '<'"))
+           say("any version other than the current one is stale, newer ones too",
+               "只要不是当前版本就过期，更新的版本也一样"))
     yield (say("the first compression: from version 0 and nothing covered",
                "第一次压缩：从第 0 版开始，还没有覆盖任何消息"),
            lambda: _applied(apply_if_current, SummaryState(), 0, 6,
                             SummaryState(text, 6, 1, 1)),
-           say("SummaryState() is the empty start; the first summary is version 1",
-               "SummaryState() 是空的起点；第一份摘要是第 1 版"))
+           say("before any summary the version is 0; the first summary makes it 1",
+               "还没有摘要时版本是 0；第一份摘要让它变成 1"))
     yield (say("the counts follow the batch, not fixed numbers",
                "计数跟着这一批走，不是固定的数字"),
            lambda: _applied(apply_if_current, replace(now, version=7), 7, 2,
                             SummaryState(text, 8, 3, 8)),
-           say("add batch_size, don't assume a batch size",
-               "加上 batch_size，不要假定一批有多大"))
+           say("batches come in any size: the counts move by this batch's",
+               "一批可以是任意大小：计数按这一批的大小往前走"))

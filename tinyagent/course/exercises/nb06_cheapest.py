@@ -1,0 +1,73 @@
+"""Checkers for notebook 06 (compare strategies): choose the cheapest memory.
+
+`06.cheapest_recall` asks for a decision under a constraint: a function
+`choose_memory(llm, turns) -> ChatMemory | None` that returns the cheapest memory
+(fewest tokens sent, summarizer included) that still recalls every planted fact of a
+conversation of `turns` turns. The facts are planted in turns 1–2, so they are about
+`turns` turns old when asked for. It is checked on dialogs of 6 and 30 turns that
+the notebook does not show, against the cheapest of the package's strategies that
+recalls everything there. Left out: a real model (the figures are the offline model's),
+and tuning one strategy's sizes (nb06.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from ...llm import LlmClient
+from ..catalogue import make_strategies
+from ..evaluation import Score
+from ..language import say
+from . import Case, Wrong, exercise
+from .nb06 import _play
+
+LENGTHS = ((6, 3), (30, 6))  # (turns, seed) of the decision's dialogs
+TOLERANCE = 1.05  # within 5 % of the cheapest counts as the cheapest
+
+
+@cache  # deterministic offline, and the slowest part: measured once a session
+def cheapest(turns: int, seed: int) -> tuple[str, Score]:
+    """The package strategy that recalls every fact for the fewest tokens sent."""
+    llm = LlmClient(offline=True)
+    scores = [_play(llm, make, turns, seed)
+              for name, make in make_strategies(llm).items() if name != "none"]
+    names = [n for n in make_strategies(llm) if n != "none"]
+    complete = [(s.total_tokens, n, s) for n, s in zip(names, scores, strict=True)
+                if all(s.recalled)]
+    _, name, best = min(complete)
+    return name, best
+
+
+def _decides(choose_memory: Any, turns: int, seed: int) -> bool:
+    llm = LlmClient(offline=True)
+    got = _play(llm, lambda: choose_memory(llm, turns), turns, seed)
+    name, best = cheapest(turns, seed)
+    where = say(f"with {turns} turns (facts about {turns - 2} turns old)",
+                f"{turns} 轮对话（事实约在 {turns - 2} 轮之前）")
+    if not all(got.recalled):
+        raise Wrong(say(f"{where}: your memory recalled {sum(got.recalled)}/3 facts; "
+                        f"expected 3/3 ({name} does, for {best.total_tokens:,} "
+                        "tokens)", f"{where}：你的记忆只记住了 {sum(got.recalled)}/3 "
+                        f"条事实；应为 3/3（{name} 做得到，只花 "
+                        f"{best.total_tokens:,} 个 token）"))
+    if got.total_tokens > best.total_tokens * TOLERANCE:
+        raise Wrong(say(f"{where}: your memory sent {got.total_tokens:,} tokens; "
+                        f"{name} recalls 3/3 for {best.total_tokens:,}",
+                        f"{where}：你的记忆发送了 {got.total_tokens:,} 个 token；"
+                        f"{name} 只要 {best.total_tokens:,} 就能记住 3/3"))
+    return True
+
+
+@exercise("06.cheapest_recall")
+def _cheapest_recall_cases(choose_memory: Any) -> Iterator[Case]:
+    hints = {6: say("a short chat: is any compression worth its summarizer calls?",
+                    "短对话：压缩省下的，抵得过摘要器调用的花费吗？"),
+             30: say("a long chat: the full buffer resends every old turn on every "
+                     "call", "长对话：完整缓冲每次调用都要重发所有旧轮次")}
+    for turns, seed in LENGTHS:
+        yield (say(f"{turns} turns: every fact recalled, for the fewest tokens",
+                   f"{turns} 轮：记住全部事实，且 token 最少"),
+               lambda turns=turns, seed=seed: _decides(choose_memory, turns, seed),
+               hints[turns])

@@ -1,0 +1,117 @@
+"""CompactChatMemory: keep everything until a high-water mark, then compact once.
+
+Introduced in notebook 06 ("What you pay: prompt caching"). A provider bills the
+start of a prompt it has seen before at a fraction of the price, so what a memory
+costs depends on how its prompt changes, not only on how long it is. A window
+changes the prompt right after the system prompt every turn; summary 10/4 rewrites
+its summary every few turns. This memory changes its prompt's start as rarely as
+it can:
+
+- between compactions it only appends, like keeping everything, and is cached
+  almost whole;
+- the marks are in tokens: once the memory holds `high_tokens`, the oldest whole
+  turns are summarized in one step, until the verbatim turns and the earlier summary
+  fit in `low_tokens`. Keep `low_tokens` big enough that the prompt stays above the
+  provider's caching minimum (OpenAI caches nothing under 1,024 tokens);
+- each compaction appends a new summary block after the earlier ones, which stay
+  word for word in the cached prefix. Only when the blocks outgrow
+  `max_summary_tokens` are they merged into one (a rare rewrite).
+
+Summary 10/4 compresses often and rewrites; this one compresses rarely, in big
+steps, and appends. Left out: saving and restoring its state (notebook 07's stores
+hold one summary), and a compaction in the background.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..llm import SupportsChat
+from ..messages import ChatMessage
+from ..tokens import count_message_tokens
+from .base import BaseChatMemory, check_size
+from .budget import DEFAULT_SUMMARY_TOKENS
+from .compressed import compression_cut, plain_summarizer
+from .summarizer import summary_message, summary_text
+
+
+class CompactChatMemory(BaseChatMemory):
+    """Verbatim up to `high_tokens`; then one compaction down to `low_tokens`."""
+
+    _repr_fields = ("high_tokens", "low_tokens", "compression_count")
+
+    def __init__(self, llm: SupportsChat, high_tokens: int = 1800,
+                 low_tokens: int = 500, *,
+                 max_summary_tokens: int = 2 * DEFAULT_SUMMARY_TOKENS,
+                 lang: str = "en") -> None:
+        check_size("low_tokens", low_tokens, 100, "a question and its answer")
+        if high_tokens <= low_tokens:
+            raise ValueError(f"high_tokens must be > low_tokens (got high_tokens="
+                             f"{high_tokens}, low_tokens={low_tokens}): otherwise "
+                             "every turn compacts")
+        super().__init__()
+        self.high_tokens, self.low_tokens = high_tokens, low_tokens
+        self.max_summary_tokens = max_summary_tokens
+        # One block's budget is the whole budget: a merge must fit in one block too.
+        self.summarizer = plain_summarizer(llm, max_summary_tokens, lang)
+        self.fence_lang = lang  # the fence's language (compare sets the store's)
+        self.clear()
+
+    @property
+    def summary(self) -> str | None:
+        """Every block's text, oldest first (None until the first compaction)."""
+        return "\n".join(map(summary_text, self._blocks)) or None
+
+    def _trim(self) -> None:
+        if self.tokens < self.high_tokens:
+            return
+        # Oldest whole turns go until the rest and the blocks fit under the low mark;
+        # the newest turn always stays verbatim.
+        keep = self.low_tokens - self._block_tokens
+        sizes, tokens, messages, count = [], self._tokens, list(self._messages), 0
+        for size in self._turn_sizes():
+            if tokens <= keep:
+                break
+            sizes.append(size)
+            tokens -= sum(map(count_message_tokens, messages[count:count + size]))
+            count += size
+        count = compression_cut(sizes, len(messages), 2)
+        if not count:
+            return
+        span = messages[:count]
+        if self._block_tokens + self._estimate(span) > self.max_summary_tokens:
+            # The blocks are full: merge them with the span into one (a rewrite).
+            text = self.summarizer.summarize(self.summary, span)
+            self._blocks = [summary_message(text, self.fence_lang)]
+        else:  # the usual case: the earlier blocks stay as they were, word for word
+            text = self.summarizer.summarize(None, span)
+            self._blocks.append(summary_message(text, self.fence_lang))
+        self._pop_oldest(count)  # only now: a failed summary loses nothing
+        self._block_tokens = sum(map(count_message_tokens, self._blocks))
+        self.compression_count += 1
+
+    def _estimate(self, span: list[ChatMessage]) -> int:
+        """A new block's tokens, guessed before writing it: a third of the span."""
+        return sum(map(count_message_tokens, span)) // 3
+
+    def messages(self) -> list[ChatMessage]:
+        return [*self._blocks, *self._messages]
+
+    def clear(self) -> None:
+        super().clear()
+        self._blocks: list[ChatMessage] = []  # fenced summaries, oldest first
+        self._block_tokens = 0
+        self.compression_count = 0
+        self.summarizer.clear()
+
+    def __len__(self) -> int:
+        return len(self._messages) + len(self._blocks)
+
+    @property
+    def tokens(self) -> int:
+        return self._tokens + self._block_tokens
+
+    def stats(self) -> dict[str, Any]:
+        return {**super().stats(), "compressions": self.compression_count,
+                "summarizer_calls": self.summarizer.calls,
+                "summarizer_tokens": self.summarizer.tokens}

@@ -1,0 +1,148 @@
+"""The provider's prompt cache, played offline: which start of a prompt was seen before.
+
+Introduced in notebook 06 ("What you pay: prompt caching"). A provider reads a
+request as one sequence of tokens and keeps it; a later request that starts with
+the same tokens reuses them and is billed less for them. How a request becomes that
+sequence is written down in one place, `request_tokens`:
+
+    the tool schemas (their JSON, as tokens.py counts them), then
+    each message in order: 3 framing tokens, its role, its text, its tool calls
+    (name, arguments), its tool_call_id.
+
+Its length is the prompt's token count less the 3 tokens that prime the reply. So a
+change anywhere (a window dropping its oldest turn, a new summary) ends the shared
+prefix there, and everything after it is read at full price.
+
+`PrefixCache(rule)` holds one client's earlier requests; `hit(request)` is the
+number of tokens billed as cached, by the rule (cache_rules.py), and `keep()`
+remembers the request (and its reply, for DeepSeek's units). The answers never
+depend on it: only the usage does, as with a real provider. Left out: expiry,
+eviction, and a cache shared between clients.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from array import array
+from bisect import bisect_left, insort
+from functools import lru_cache
+from itertools import accumulate, chain
+from typing import Any
+
+from ..messages import ChatMessage
+from ..tokens import TOKENS_PER_MESSAGE, encoding
+from .cache_rules import CacheRule, cached_tokens
+
+FRAME = (-1,) * TOKENS_PER_MESSAGE  # a message's framing: the same for every message
+Block = tuple[int, ...]  # the tokens of the tools, or of one message
+
+
+@lru_cache(maxsize=16384)  # the history's texts come back every call
+def _ids(text: str) -> Block:
+    return tuple(encoding().encode(text, disallowed_special=())) if text else ()
+
+
+def message_tokens(message: dict[str, Any]) -> Block:
+    """One message's tokens, as many as `count_message_tokens` counts."""
+    calls = message.get("tool_calls") or ()
+    try:  # the history comes back every call: tokenize each message once
+        key = (message.get("role"), message.get("content") or "",
+               message.get("tool_call_id"),
+               tuple((c["function"]["name"], c["function"].get("arguments"))
+                     for c in calls))
+        hash(key)
+    except (TypeError, KeyError, AttributeError):  # odd parts: read it as it is
+        return _read(message)
+    return _message_tokens(key)
+
+
+@lru_cache(maxsize=16384)
+def _message_tokens(key: tuple[Any, ...]) -> Block:
+    role, content, call_id, calls = key
+    return _read({"role": role, "content": content, "tool_call_id": call_id,
+                  "tool_calls": [{"id": "", "type": "function",
+                                  "function": {"name": n, "arguments": a}}
+                                 for n, a in calls]})
+
+
+def _read(message: dict[str, Any]) -> Block:
+    m = ChatMessage.from_dict(message)
+    tokens = FRAME + _ids(m.role.value) + _ids(m.content)
+    for call in m.tool_calls:
+        tokens += _ids(call.name) + _ids(json.dumps(call.arguments, ensure_ascii=False))
+    return tokens + _ids(m.tool_call_id or "")
+
+
+def request_tokens(request: dict[str, Any]) -> list[Block]:
+    """The request as the cache reads it: the tools' block, then a block a message."""
+    tools = request.get("tools") or []
+    head = _ids(json.dumps(tools, ensure_ascii=False, sort_keys=True)) if tools else ()
+    return [head, *(message_tokens(m) for m in request.get("messages") or [])]
+
+
+def flat(blocks: list[Block]) -> Block:
+    """The blocks as one sequence of tokens."""
+    return tuple(chain.from_iterable(blocks))
+
+
+def _digest(blocks: list[Block]) -> list[bytes]:
+    """The hash of the sequence up to the end of each block, in order."""
+    running, ends = hashlib.blake2b(digest_size=16), []
+    for block in blocks:
+        running.update(array("q", block).tobytes())
+        ends.append(running.copy().digest())
+    return ends
+
+
+def common_prefix(a: Block, b: Block, chunk: int = 256) -> int:
+    """How many tokens `a` and `b` share from the start: whole chunks first, then a
+    binary search in the first chunk that differs (slices compare in C)."""
+    start, end = 0, min(len(a), len(b))
+    while start + chunk <= end and a[start:start + chunk] == b[start:start + chunk]:
+        start += chunk
+    low, high = start, min(start + chunk, end)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[start:middle] == b[start:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+class PrefixCache:
+    """One client's earlier requests, and the rule that prices a match with them."""
+
+    def __init__(self, rule: CacheRule) -> None:
+        self.rule = rule
+        self._seen: list[Block] = []  # earlier prompts, sorted: neighbours share most
+        self._units: set[bytes] = set()  # DeepSeek: hashes of whole earlier units
+
+    def matched(self, blocks: list[Block]) -> int:
+        """Tokens at the start of this request that the cache holds, before the rule's
+        minimum and step."""
+        if self.rule.whole_units:  # the longest earlier unit that this request holds
+            sizes = accumulate(map(len, blocks))
+            return max((size for size, end in zip(sizes, _digest(blocks), strict=True)
+                        if end in self._units), default=0)
+        sequence = flat(blocks)
+        at = bisect_left(self._seen, sequence)  # the longest match is a neighbour
+        return max((common_prefix(sequence, self._seen[i]) for i in (at - 1, at)
+                    if 0 <= i < len(self._seen)), default=0)
+
+    def hit(self, blocks: list[Block]) -> int:
+        """Tokens billed as cached, for a request read by `request_tokens`."""
+        return cached_tokens(self.rule, self.matched(blocks))
+
+    def keep(self, blocks: list[Block], reply: dict[str, Any] | None = None) -> None:
+        """Remember a request that was answered (and, for DeepSeek, its reply)."""
+        if self.rule.whole_units:
+            self._units.add(_digest(blocks)[-1])
+            if reply is not None:  # the second unit ends where the output ended
+                self._units.add(_digest([*blocks, message_tokens(reply)])[-1])
+        elif self.rule.name != "none":
+            sequence = flat(blocks)
+            at = bisect_left(self._seen, sequence)
+            if at == len(self._seen) or self._seen[at] != sequence:
+                insort(self._seen, sequence)

@@ -1,0 +1,69 @@
+"""A PostgreSQL connection as PostgresStore needs it (postgres.py, notebook 07).
+
+Each connection bounds its waits: a lock held elsewhere for LOCK_WAIT seconds, or a
+statement running STATEMENT_TIMEOUT seconds, ends in a one-line StoreError instead
+of a wait without end. The tables are created only where missing, so a role that
+may only read and write them (no CREATE right) can use the store. Errors never show
+the password: libpq quotes the URL in some of its messages (a bad percent-escape),
+so every secret of the URL is masked in them. Left out: TLS settings and pools.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..settings import mask_url, scrub
+from .base import StoreError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tinyagent_sessions (
+    id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, strategy TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
+CREATE TABLE IF NOT EXISTS tinyagent_messages (
+    session_id BIGINT NOT NULL REFERENCES tinyagent_sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq));
+CREATE TABLE IF NOT EXISTS tinyagent_summaries (
+    session_id BIGINT NOT NULL REFERENCES tinyagent_sessions(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL, text TEXT, covered_up_to INTEGER NOT NULL,
+    compression_count INTEGER NOT NULL, PRIMARY KEY (session_id, version));
+"""
+
+
+TABLES = ("tinyagent_sessions", "tinyagent_messages", "tinyagent_summaries")
+# A writer waits this long for another's row lock, a statement runs at most this
+# long: then a one-line StoreError, not a wait without end (SQLite's lock_wait).
+LOCK_WAIT, STATEMENT_TIMEOUT = 10, 30
+
+
+def safe_url(url: str) -> str:
+    """The URL with its password masked, for messages and `key`: in the user part
+    (even holding an unencoded "#", "/" or "@") and in `?password=`."""
+    return mask_url(url, keep_user=True)
+
+
+def first_line(error: Exception, secrets: list[str]) -> str:
+    """The first line of a driver error, with the URL's secrets masked."""
+    text = str(error).strip()
+    return scrub(text.splitlines()[0] if text else "", secrets)
+
+
+def connect(psycopg: Any, url: str, timeout: int, key: str, secrets: list[str]) -> Any:
+    """A new autocommit connection with bounded lock and statement waits."""
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=timeout)
+        conn.execute(f"SET lock_timeout = '{LOCK_WAIT}s'")
+        conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}s'")
+        return conn
+    except psycopg.Error as error:
+        raise StoreError(f"cannot connect to {key} ({first_line(error, secrets)}): is "
+                         "the server running, and are the URL's user and database "
+                         "right?") from None
+
+
+def create_missing(db: Any) -> None:
+    """Our tables, created if any is missing (one creator at a time)."""
+    found = db.execute("SELECT " + ", ".join(
+        f"to_regclass('{t}') IS NOT NULL" for t in TABLES)).fetchone()
+    if not all(found):
+        db.execute("SELECT pg_advisory_xact_lock(7411)")
+        db.execute(SCHEMA)
