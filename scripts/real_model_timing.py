@@ -26,7 +26,8 @@ from tinyagent.course.catalogue import SIX_TURNS, STRATEGIES
 
 TURNS = 3  # enough for the window to slide and the summary to compress once
 REPLY_TOKENS = 200  # the client's own cap for this part, sent as max_tokens
-SIZES = {"window": {"max_messages": 2}, "summary": {"threshold": 4, "keep_recent": 2}}
+SIZES = {"window": {"max_messages": 2}, "summary": {"threshold": 4, "keep_recent": 2},
+         "compact": {"high_tokens": 110, "low_tokens": 100}}
 
 
 def timed_strategies() -> list[str]:
