@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# CI, after the tests: the course as learners see it, in JupyterLab in a real browser
-# (scripts/browser_check.py). Installs Debian's Chromium and fonts with emoji and CJK
-# glyphs, and Playwright as a Python package only: it drives the system Chromium and
-# downloads no browser. Run it inside the CI virtual environment. Non-zero on failure.
+# CI, after the tests: the course as learners see it, in JupyterLab and Notebook 7 in
+# a real browser (scripts/browser_check.py): contrast in both themes, and the 07
+# playground typed into. Installs Debian's Chromium and fonts with emoji and CJK
+# glyphs, and Playwright and Notebook 7 as Python packages only: Playwright drives
+# the system Chromium and downloads no browser. Screenshots: browser-check/. Run it
+# inside the CI virtual environment. Non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(chromium fonts-noto-color-emoji fonts-noto-cjk)

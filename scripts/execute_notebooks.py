@@ -7,6 +7,10 @@
 Run it after any change that affects what a notebook shows, then commit the result:
 `pytest` (nbval, strict) compares these stored outputs with a fresh run. Outputs are
 byte-stable: no timing metadata is recorded and the offline model is deterministic.
+They are stored as nbformat 4.5, where every cell has an id: a cell keeps the id it
+has, and a cell without one gets "cell-NN" from its place. JupyterLab adds ids to an
+older notebook as it opens it, so it would mark every notebook changed on opening
+and ask to save it on closing; with ids stored, opening changes nothing.
 """
 
 from __future__ import annotations
@@ -32,8 +36,25 @@ def notebooks(prefixes: list[str]) -> list[Path]:
             or str(p.relative_to(ROOT / "notebooks")).startswith(wanted)]
 
 
+def stamp_ids(nb: nbformat.NotebookNode) -> None:
+    """nbformat 4.5: each cell keeps its id, or gets "cell-NN" from its place (a
+    suffix if that id is taken). No randomness: the file is the same every run."""
+    nb.nbformat, nb.nbformat_minor = 4, max(5, nb.get("nbformat_minor", 0))
+    taken = {cell.get("id") for cell in nb.cells} - {None}
+    for index, cell in enumerate(nb.cells):
+        if cell.get("id"):
+            continue
+        new, extra = f"cell-{index:02}", 0
+        while new in taken:
+            extra += 1
+            new = f"cell-{index:02}-{extra}"
+        cell["id"] = new
+        taken.add(new)
+
+
 def execute(path: Path) -> float:
     nb = nbformat.read(path, as_version=4)
+    stamp_ids(nb)
     start = time.perf_counter()
     # coalesce_streams: one cell's prints become one output however the kernel
     # flushes them, so the stored file is the same on a fast or a slow machine.

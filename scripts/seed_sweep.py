@@ -12,7 +12,8 @@ the unbounded in-memory buffer: recall, peak memory and tokens sent (prompts plu
 summarizer calls) as a share of in-memory's. The last rows give each column's min
 and max, the figures a claim about "any dialog" must hold over. `--check` holds them
 to the targets: both memories recall 3/3, and the hybrid's peak memory is at most
-15 % and its tokens sent at most 55 % of in-memory's, on every seed.
+20 % and its tokens sent at most 60 % of in-memory's, on every seed (its summary
+keeps the customer's own words too, notebook 06).
 
 `--compact` plays the planted dialog at 50 and 150 turns through in-memory and
 compact, records every request, and prices the recorded requests under each
@@ -148,10 +149,10 @@ def main() -> None:
         print(line(rows[-1]), flush=True)
     for name, pick in (("min", min), ("max", max)):
         print(line([name, *(pick(r[k] for r in rows) for k in range(1, 7))]))
-    missed = [r[0] for r in rows if min(r[1:3]) < 3 or r[4] > 15 or r[6] > 55]
+    missed = [r[0] for r in rows if min(r[1:3]) < 3 or r[4] > 20 or r[6] > 60]
     if args.check and missed:
         sys.exit(f"targets missed on seeds {missed}: recall 3/3, hybrid peak memory "
-                 "<= 15 % and tokens sent <= 55 % of in-memory's")
+                 "<= 20 % and tokens sent <= 60 % of in-memory's")
 
 
 def line(row: list) -> str:

@@ -55,3 +55,25 @@ def test_a_chinese_dialog_gets_chinese_labels():
     english = [ChatMessage.user("hi"), ChatMessage.assistant("hello")]
     assert [line.split()[1] for line in memory_lines(english)] == ["user", "assistant"]
     assert memory_lines(english, lang="zh")[0].split()[1] == "用户"
+
+
+def test_the_summary_shade_is_the_theme_s_and_the_preview_left_aligned():
+    """The summary row's shade is a --jp-* theme colour (it reads in the dark theme
+    too), and the preview cell is left-aligned and wraps."""
+    html = memory_html([summary_message("- Order 88231"), ChatMessage.user("hi")], "c")
+    assert "background:var(--jp-layout-color2)" in html and "#fff3cd" not in html
+    assert "text-align:left;overflow-wrap:anywhere" in html
+
+
+def test_numbers_and_dates_are_kept_whole_and_the_rest_escaped():
+    """Order and refund numbers, dates, prices and times sit in no-wrap spans, in
+    English and Chinese text; a 300-character run is left free to wrap; markup in the
+    text is escaped, never broken by a span."""
+    from tinyagent.memory.display import html_text
+
+    keep = '<span style="white-space:nowrap">{}</span>'.format
+    text = html_text("订单88231于2026-07-15签收，退款RF20260701001 ¥1999 12:30<b>'")
+    for whole in ("88231", "2026-07-15", "RF20260701001", "¥1999", "12:30"):
+        assert keep(whole) in text
+    assert "&lt;b&gt;&#x27;" in text
+    assert "nowrap" not in html_text("9" * 300)

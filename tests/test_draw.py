@@ -84,3 +84,19 @@ def test_chinese_rows_line_up_in_columns():
              for line in lines]
     ends = [w - len(line.split("  ")[-1]) for w, line in zip(width, lines, strict=True)]
     assert len(set(ends)) == 1
+
+
+def test_colours_come_from_the_theme_and_the_message_is_left_aligned():
+    """Backgrounds and text colours are the notebook theme's --jp-* variables (so
+    light and dark both read): no fixed light shade. The message cell is
+    left-aligned and wraps a long word; its numbers and dates stay whole."""
+    import re
+
+    summary = summary_message("- order 88231 delivered")
+    dated = ChatMessage.user("Delivered on 2026-07-15?")
+    html = draw_messages([Q1, A1, dated], [SYSTEM, summary, dated],
+                         summarized=[Q1, A1])._repr_html_()
+    colours = re.findall(r"(?:background|[^-]color):([^;\"]+)", html)
+    assert colours and all(c.startswith("var(--jp-") for c in colours), colours
+    assert "text-align:left;overflow-wrap:anywhere" in html
+    assert '<span style="white-space:nowrap">2026-07-15</span>' in html

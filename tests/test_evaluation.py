@@ -20,7 +20,7 @@ from tinyagent.course.evaluation import (
     plot_tokens,
 )
 from tinyagent.course.language import is_chinese
-from tinyagent.course.planted import PHRASEBOOKS
+from tinyagent.course.planted import FACT_SPAN, FACT_TURNS, PHRASEBOOKS
 from tinyagent.offline.intents import detect_intent, order_ids
 from tinyagent.tools import store
 
@@ -103,11 +103,33 @@ def test_too_short_a_dialog_is_refused():
 
 # -- the scores
 def test_recall_per_strategy(evaluation):
-    """The full buffer, summary and hybrid recall every planted fact; no memory, the
-    6-message window and the 600-token window have lost them all by the probes."""
-    recall = {s.strategy: sum(s.recalled) for s in evaluation.scores}
-    assert recall == {"none": 0, "in-memory": 3, "window 6": 0, "tokens 400": 0,
-                      "summary 10/4": 3, "hybrid 4/8": 3}
+    """The full buffer, summary and hybrid recall every planted id and every fact the
+    customer stated; no memory, the 6-message window and the 400-token window have
+    lost them all by the probes."""
+    recall = {s.strategy: (sum(s.recalled), sum(s.facts_recalled))
+              for s in evaluation.scores}
+    assert recall == {"none": (0, 0), "in-memory": (3, 4), "window 6": (0, 0),
+                      "tokens 400": (0, 0), "summary 10/4": (3, 4),
+                      "hybrid 4/8": (3, 4)}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_customers_words_are_planted_early_and_asked_late(seed):
+    """From FACT_TURNS turns on: the reason rides on the refund turn, three rules
+    fall in turns 3-8, four fact probes late; each answer must hold a seeded value
+    that the turns state (in both languages), so no fixed answer can pass."""
+    for lang in ("en", "zh"):
+        dialog = planted_dialog(50, seed, lang=lang)
+        assert sorted(p.fact for p in dialog.fact_probes) == [
+            "budget", "contact", "delivery", "reason"]
+        for probe in dialog.fact_probes:
+            assert 50 - FACT_SPAN < probe.turn <= 50
+            assert detect_intent(dialog.turns[probe.turn - 1]) == "recall_fact"
+            planted = [t for t in dialog.turns[1:8] if probe.expected in t]
+            assert planted, (probe, dialog.turns[:8])
+    assert planted_dialog(FACT_TURNS - 1, seed).fact_probes == ()
+    values = {tuple(planted_dialog(50, s).stated.values()) for s in range(8)}
+    assert len(values) > 2
 
 
 def test_full_buffer_grows_every_turn_window_and_hybrid_stay_bounded(evaluation):
@@ -116,18 +138,18 @@ def test_full_buffer_grows_every_turn_window_and_hybrid_stay_bounded(evaluation)
     runs = evaluation.comparison
     held = [t.memory_tokens for t in runs["in-memory"].turns]
     assert all(b > a for a, b in zip(held, held[1:], strict=False))
-    for name in ["window 6", "hybrid 4/8"]:
+    for name in ["window 6", "hybrid 4/8"]:  # a long answer or two may move the peak
         held = [t.memory_tokens for t in runs[name].turns]
-        assert max(held[25:]) <= max(held[:25]) * 1.15, name
+        assert max(held[25:]) <= max(held[:25]) * 1.25, name
 
 
 def test_hybrid_keeps_everything_for_a_fraction_of_the_full_buffer(evaluation):
-    """The memory part: hybrid's peak is at most 15 % of the full buffer's, and it
-    sends at most 55 % of the tokens. Whole prompts: the system prompt and tool
-    schemas (~540 tokens) are sent on every call by every strategy, so no memory
-    gets the peak below no memory's."""
+    """The memory part: hybrid's peak is at most 17 % of the full buffer's (its
+    summary keeps the customer's own words too), and it sends at most 55 % of the
+    tokens. Whole prompts: the system prompt and tool schemas (~540 tokens) are sent
+    on every call by every strategy, so no memory gets the peak below no memory's."""
     full, hybrid, none = (evaluation[n] for n in ["in-memory", "hybrid 4/8", "none"])
-    assert hybrid.peak_memory_tokens <= 0.15 * full.peak_memory_tokens
+    assert hybrid.peak_memory_tokens <= 0.17 * full.peak_memory_tokens
     assert none.peak_prompt_tokens < hybrid.peak_prompt_tokens
     assert hybrid.peak_prompt_tokens <= 0.40 * full.peak_prompt_tokens
     assert hybrid.total_tokens <= 0.55 * full.total_tokens
@@ -148,12 +170,12 @@ def test_score_recall_is_a_fraction():
 def test_table_text_and_html(evaluation):
     """The caption, a header and a row a strategy; the HTML has as many rows."""
     text = str(evaluation).splitlines()
-    assert text[0] == "Planted facts: 50 turns (seed 0), 3 probes"
-    assert text[1].split()[:2] == ["strategy", "recall"] and len(text) == 2 + 6
-    assert "3/3" in text[-1] and text[-1].startswith("hybrid 4/8")
+    assert text[0] == "Planted facts: 50 turns (seed 0), 3 id and 4 fact probes"
+    assert text[1].split()[:3] == ["strategy", "ids", "facts"] and len(text) == 2 + 6
+    assert text[-1].split()[:4] == ["hybrid", "4/8", "3/3", "4/4"]
     assert evaluation._repr_html_().count("<tr>") == 7
     chinese = str(evaluation.table(lang="zh"))
-    assert chinese.startswith("埋入的事实：50 轮（种子 0），3 个探针")
+    assert chinese.startswith("埋入的事实：50 轮（种子 0），3 个编号探针、4 个事实探针")
 
 
 # -- the pictures

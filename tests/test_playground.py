@@ -7,6 +7,7 @@ from tinyagent import LlmClient
 from tinyagent.course import set_lang
 from tinyagent.course.catalogue import STRATEGIES
 from tinyagent.course.playground import Playground
+from tinyagent.memory.display import SUMMARY_STYLE
 from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH
 
 OFFLINE = LlmClient(offline=True)
@@ -37,7 +38,7 @@ def test_the_summary_is_marked_and_highlighted():
         say(pg, text)
     first = pg.panel_text().splitlines()[1]
     assert first.startswith("★ 1  summary") and "1 compressions" in pg.panel_text()
-    assert "background:#fff3cd" in pg.memory_panel.value
+    assert SUMMARY_STYLE in pg.memory_panel.value
     assert "## Running summary" in pg.memory_panel.value
 
 
@@ -50,17 +51,38 @@ def test_the_gauge_shows_the_last_prompt_against_the_budget():
     assert f"Prompt tokens: {pg.gauge.value} / 2000 [" in str(pg)
 
 
-def test_the_menu_swaps_the_sliders_and_a_slider_starts_over():
-    """Each strategy brings its own sliders; moving one starts a new conversation
-    with that value."""
+def test_the_menu_swaps_the_sliders_and_a_slider_keeps_the_conversation():
+    """Each strategy brings its own sliders; moving one keeps the conversation and
+    rebuilds the memory from it with that value."""
     pg = Playground(OFFLINE, "window")
     assert list(pg.sliders) == ["max_messages"]
     pg.strategy_menu.value = "summary"
     assert list(pg.sliders) == list(STRATEGIES["summary"].sizes)
     say(pg, "Where is my order 88231?")
     pg.sliders["threshold"].value = 6
-    assert pg.turns == [] and pg.memory.threshold == 6
-    assert pg.status_text == "New conversation: summary(threshold=6, keep_recent=4)"
+    assert len(pg.turns) == 1 and pg.memory.threshold == 6
+    assert [m.role.value for m in pg.memory.messages()] == ["user", "assistant"]
+    assert pg.status_text == ("Conversation: summary(threshold=6, keep_recent=4)"
+                              " · 1 turn sent")
+
+
+def test_a_smaller_window_rebuilt_holds_only_the_latest_turns():
+    """Rebuilding gives the new memory every message again, so it keeps what its
+    own rule keeps: a window of 2 holds the last turn only."""
+    pg = Playground(OFFLINE, "window")
+    for text in ["Where is my order 88231?", "How much is the S20 Pro?"]:
+        say(pg, text)
+    pg.sliders["max_messages"].value = 2
+    assert [m.content for m in pg.memory.messages()][0] == "How much is the S20 Pro?"
+
+
+def test_new_conversation_empties_the_transcript_and_the_memory():
+    """The "New conversation" button starts over with the same setting."""
+    pg = Playground(OFFLINE, "window")
+    say(pg, "Where is my order 88231?")
+    pg.new_button.click()
+    assert pg.turns == [] and pg.memory.messages() == [] and pg.gauge.value == 0
+    assert pg.status_text == "New conversation: window(max_messages=6)"
 
 
 def test_an_impossible_setting_is_explained_and_the_chat_goes_on():
@@ -99,16 +121,50 @@ def test_an_unknown_strategy_is_refused_with_the_choices():
         Playground(OFFLINE, "lru")
 
 
-def test_enter_in_the_chat_box_sends_like_the_button():
-    """The browser's "submit" message (Enter) sends the box's text; other messages
-    do not."""
+def test_enter_in_the_chat_box_sends_the_text_it_carries():
+    """The browser's "submit" message (Enter or Send) carries the text the learner
+    sees, and each is answered in the order sent; other messages send nothing."""
     pg = Playground(OFFLINE, "inmemory")
-    pg.chat_box.value = "Where is my order 88231?"
-    pg.chat_box._handle_custom_msg({"event": "other"}, [])  # as the comm delivers it
+    pg.chat_box._handle_custom_msg({"event": "other", "text": "x"}, [])
+    pg.chat_box._handle_custom_msg({"event": "submit"}, [])  # no text: nothing
     assert pg.turns == []
-    pg.chat_box._handle_custom_msg({"event": "submit"}, [])
-    assert [q for q, _ in pg.turns] == ["Where is my order 88231?"]
-    assert pg.chat_box.value == ""
+    texts = [f"Where is my order 88231? question {i}" for i in range(5)]
+    for text in texts:  # as the comm delivers them
+        pg.chat_box._handle_custom_msg({"event": "submit", "text": text}, [])
+    assert [q for q, _ in pg.turns] == texts and pg.chat_box.value == ""
+
+
+def test_a_blank_send_clears_the_box_and_sends_nothing():
+    """Spaces alone are not a message: the box is emptied, no turn is taken."""
+    pg = Playground(OFFLINE, "inmemory")
+    pg.chat_box.value = "   "
+    pg.send_button.click()
+    assert pg.chat_box.value == "" and pg.turns == []
+
+
+def test_past_the_budget_the_gauge_and_status_agree_with_the_agent():
+    """A turn refused for its size: the gauge shows the size the agent refused
+    (over the budget, said in words), and the status counts it as refused."""
+    pg = Playground(OFFLINE, "inmemory", max_tokens=1000)
+    while not pg.refused:
+        pg.send("Where is my order 88231? and the S20 Pro price and my refund")
+    assert f"({pg.last_prompt_tokens} tokens" in pg.agent.last_trace.answer
+    assert pg.last_prompt_tokens > 1000 and "over the budget" in pg.gauge_label.value
+    answered = len(pg.turns) - 1
+    assert pg.status_text.endswith(f" · {answered} turns sent · 1 refused "
+                                   "(over the token budget)")
+
+
+def test_the_transcript_scrolls_wraps_and_keeps_numbers_whole():
+    """A 300-character word wraps inside a scroll box of fixed height, and an order
+    number is never split across lines."""
+    pg = Playground(OFFLINE, "inmemory")
+    pg.send("x" * 300)
+    pg.send("Where is my order 88231?")
+    html = pg.transcript.value
+    assert "overflow-wrap:anywhere" in html and "max-height:" in html
+    assert "overflow-y:auto" in html and "x" * 300 in html
+    assert '<span style="white-space:nowrap">88231</span>' in html
 
 
 def test_the_status_line_counts_the_turns_sent():
@@ -123,7 +179,7 @@ def test_the_status_line_counts_the_turns_sent():
     pg.strategy_menu.value = "summary"
     pg.sliders["keep_recent"].value = 12
     pg.send("Where is my order 88231?")
-    assert pg.status_text.startswith("⚠ ") and pg.status_text.endswith("1 turn sent")
+    assert pg.status_text.startswith("⚠ ") and pg.status_text.endswith("3 turns sent")
 
 
 def test_the_status_is_wrapping_html_with_the_text_escaped():
@@ -199,3 +255,13 @@ def test_a_chinese_playground_explains_an_impossible_setting_in_chinese():
     assert pg.status_text.startswith("⚠ ")
     assert pg.status_text.endswith("改好之前不使用记忆。")
     assert not english_sentences(pg.status_text), pg.status_text
+
+
+def test_the_memory_table_never_breaks_a_word():
+    """Only prose and the preview cell may break a long word anywhere; the table
+    around them may not, or "tokens" and "assistant" would split mid-word."""
+    pg = Playground(OFFLINE, "inmemory")
+    pg.send("Where is my order 88231?")
+    wrapper = pg.memory_panel.value.split(">", 1)[0]
+    assert "overflow-wrap" not in wrapper and "text-align:left" in wrapper
+    assert "text-align:left;overflow-wrap:anywhere" in pg.memory_panel.value

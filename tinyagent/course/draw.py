@@ -5,7 +5,8 @@ request)` lines up every message of the conversation so far, oldest first, and m
 each one: sent in this request, dropped (the model never sees it again), or folded
 into the summary. Messages that only the request holds, the system prompt and the
 summary, are marked as added. A notebook shows it as HTML, coloured rows with their
-token counts; `print()` gives the same rows as text. Both are deterministic, so the
+token counts, coloured from the notebook's theme so that they read in light and
+dark; `print()` gives the same rows as text. Both are deterministic, so the
 stored notebooks compare byte for byte. Its words follow the notebook's language
 (`set_lang("zh")`, or `lang=`). Left out: images (a picture made of HTML
 needs no plotting library and reads the same on every screen).
@@ -17,20 +18,28 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..memory.display import label, pad
+from ..memory.display import html_text, label, pad
 from ..memory.summarizer import FENCES
 from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens, count_tokens
 from .language import get_lang, say
 
-# status -> (text mark, row style). The marks are words, so they read in any font.
+# status -> (text mark, row style). The marks are words, so they read in any font
+# and without colour. Backgrounds and text take the notebook theme's own colours
+# (JupyterLab's --jp-* variables: readable in the light and the dark theme); only
+# the bar on the left is a fixed hue, with no text on it.
 STATUS = {
-    "sent": ("sent", "border-left:6px solid #2e7d32;background:#eef7ee"),
-    "added": ("added", "border-left:6px solid #1565c0;background:#eef3fb"),
-    "summary": ("summary", "border-left:6px solid #b26a00;background:#fff3cd"),
-    "summarized": ("→ summary", "border-left:6px solid #b26a00;color:#6b5a2e;"
-                                "background:#fdf8ea"),
-    "dropped": ("dropped", "border-left:6px solid #9e9e9e;color:#8a8a8a;"
+    "sent": ("sent", "border-left:6px solid var(--jp-success-color1,#388e3c);"
+                     "background:var(--jp-layout-color1)"),
+    "added": ("added", "border-left:6px solid var(--jp-brand-color1,#1976d2);"
+                       "background:var(--jp-layout-color2)"),
+    "summary": ("summary", "border-left:6px solid var(--jp-warn-color1,#f57c00);"
+                           "background:var(--jp-layout-color2)"),
+    "summarized": ("→ summary", "border-left:6px solid var(--jp-warn-color1,#f57c00);"
+                                "background:var(--jp-layout-color1)"),
+    "dropped": ("dropped", "border-left:6px solid var(--jp-border-color1,#9e9e9e);"
+                           "color:var(--jp-content-font-color2);"
+                           "background:var(--jp-layout-color1);"
                            "text-decoration:line-through"),
 }
 MARKS_ZH = {"sent": "已发送", "added": "新增", "summary": "摘要",
@@ -134,12 +143,15 @@ class MessagesDrawing:
         cell = "padding:2px 8px;font-family:monospace;font-size:12px;"
         # A narrow column would break a Chinese mark between its characters (已丢/弃)
         short = cell + "white-space:nowrap;" * (self.lang == "zh")
+        # The message: left-aligned (a notebook right-aligns table cells), wrapping
+        # anywhere in a long word, its numbers and dates kept whole (html_text)
+        left = f"{cell}max-width:560px;text-align:left;overflow-wrap:anywhere"
         rows = "".join(
             f'<tr style="{STATUS[r.status][1]}"><td style="{cell}">{n}</td>'
             f'<td style="{short}">{self.mark(r.status)}</td>'
             f'<td style="{short}">{label(r.role, self.lang)}</td>'
             f'<td style="{cell}text-align:right">{r.tokens}</td>'
-            f'<td style="{cell}max-width:560px">{html.escape(r.text)}</td></tr>'
+            f'<td style="{left}">{html_text(r.text)}</td></tr>'
             for n, r in enumerate(self.rows, 1))
         head = f"<b>{html.escape(self.title)}</b><br>" if self.title else ""
         names = (("#", "status", "role", "tokens", "message") if self.lang == "en"

@@ -1,12 +1,15 @@
 """The planted-fact evaluation: does a memory keep what the customer was told?
 
 Introduced in notebook 06. The dialog comes from planted.py (`planted_dialog`, in
-English or Chinese): a tracking and a refund number planted in turns 1-2, probes
-near the end that ask for them back. `evaluate(llm, dialog)` plays it through every
-strategy with the harness of compare.py, over the store in the dialog's language,
-and scores each: recall (probes whose answer holds the planted value), peak and
-total prompt tokens, and the summarizer's extra calls. Its pictures are in plots.py
-(re-exported here, where notebook 06 imports them).
+English or Chinese): a tracking and a refund number planted in turns 1-2, and what
+the customer says in their own words (a reason, a delivery time, a contact channel,
+a budget) in turns 2-8, with probes near the end that ask for them back.
+`evaluate(llm, dialog)` plays it through every strategy with the harness of
+compare.py, over the store in the dialog's language, and scores each: recall of ids
+and of facts apart (probes whose answer holds the planted value; a guard restores
+ids, so only the facts test the summary), peak and total prompt tokens, and the
+summarizer's extra calls. Its pictures are in plots.py (re-exported here, where
+notebook 06 imports them).
 
 Offline, the summarizer writes a rule-based fact ledger: the scores measure the
 mechanism (what each strategy keeps), not the quality of a model's summaries; with a
@@ -53,10 +56,16 @@ class Score:
     peak_memory_tokens: int  # the most memory held after any turn
     cached_tokens: int = 0  # of every prompt (summarizer's too), what the cache held
     billed: float = 0.0  # every prompt in input-token equivalents (prices.py)
+    facts_recalled: tuple[bool, ...] = ()  # the customer's own words, one per probe
 
     @property
     def recall(self) -> float:
         return sum(self.recalled) / len(self.recalled)
+
+    @property
+    def fact_recall(self) -> float:
+        """The share of the customer's own words recalled (0 with none planted)."""
+        return sum(self.facts_recalled) / max(len(self.facts_recalled), 1)
 
     @property
     def total_tokens(self) -> int:  # what the dialog cost: prompts + summarizer
@@ -66,12 +75,14 @@ class Score:
 def score(run: StrategyRun, dialog: Dialog, provider: str = "qwen") -> Score:
     """Score one run: a probe counts when its answer contains the planted value;
     billed at `provider`'s prices."""
-    recalled = tuple(p.expected in run.turns[p.turn - 1].answer for p in dialog.probes)
-    return Score(run.name, recalled, run.peak_prompt_tokens,
+    def held(probes: tuple[Probe, ...]) -> tuple[bool, ...]:
+        return tuple(p.expected in run.turns[p.turn - 1].answer for p in probes)
+    return Score(run.name, held(dialog.probes), run.peak_prompt_tokens,
                  sum(sum(t.prompt_tokens) for t in run.turns),
                  run.total("summarizer_calls"), run.total("summarizer_tokens"),
                  max(t.memory_tokens for t in run.turns),
-                 run.total("cached_tokens"), run.billed(provider))
+                 cached_tokens=run.total("cached_tokens"),
+                 billed=run.billed(provider), facts_recalled=held(dialog.fact_probes))
 
 
 @dataclass(repr=False)
@@ -88,18 +99,21 @@ class Evaluation:
     def table(self, lang: str | None = None) -> Table:
         """A row per strategy; labels in `lang` (default: the notebook's)."""
         n, turns = len(self.dialog.probes), len(self.dialog.turns)
-        seed = self.dialog.seed
+        seed, m = self.dialog.seed, len(self.dialog.fact_probes)
         return Table(
-            say(f"Planted facts: {turns} turns (seed {seed}), {n} probes",
-                f"埋入的事实：{turns} 轮（种子 {seed}），{n} 个探针", lang),
-            say("strategy|recall|peak prompt|tokens sent|summarizer calls|peak memory",
-                "策略|召回|提示词峰值|发送 token 总数|摘要调用|记忆峰值",
-                lang).split("|") + [say("cached", "缓存命中", lang),
-                                    say(f"billed ({self.comparison.provider})",
-                                        f"计费（{self.comparison.provider}）", lang)],
-            [[s.strategy, f"{sum(s.recalled)}/{n}", f"{s.peak_prompt_tokens:,}",
-              f"{s.total_tokens:,}", f"{s.summarizer_calls:,}",
-              f"{s.peak_memory_tokens:,}", f"{s.cached_tokens:,}", f"{s.billed:,.0f}"]
+            say(f"Planted facts: {turns} turns (seed {seed}), {n} id and {m} fact "
+                "probes", f"埋入的事实：{turns} 轮（种子 {seed}），"
+                f"{n} 个编号探针、{m} 个事实探针", lang),
+            say("strategy|ids|facts|peak prompt|tokens sent|summarizer calls|"
+                "peak memory", "策略|编号|事实|提示词峰值|发送 token 总数|"
+                "摘要调用|记忆峰值", lang).split("|")
+            + [say("cached", "缓存命中", lang),
+               say(f"billed ({self.comparison.provider})",
+                   f"计费（{self.comparison.provider}）", lang)],
+            [[s.strategy, f"{sum(s.recalled)}/{n}", f"{sum(s.facts_recalled)}/{m}",
+              f"{s.peak_prompt_tokens:,}", f"{s.total_tokens:,}",
+              f"{s.summarizer_calls:,}", f"{s.peak_memory_tokens:,}",
+              f"{s.cached_tokens:,}", f"{s.billed:,.0f}"]
              for s in self.scores])
 
     def __repr__(self) -> str:

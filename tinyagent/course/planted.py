@@ -6,12 +6,17 @@ tracking number), turn 2 applies for a refund (the refund number), filler turns 
 products, prices and policies follow in a seeded order and phrasing, and three probes
 come near the end: "what was my refund number again?".
 
-The offline model recalls three kinds of fact, refund, tracking and order numbers,
-and only from what the messages hold, so those are what is planted. The dialog comes
-in English or Chinese (`lang="zh"`): the two phrasebooks are parallel, line for line,
-so one seed picks the same order, the same intents and the same probe turns in both,
-and the two editions of notebook 06 measure the same conversation. Left out:
-preferences ("please answer briefly"), which the offline model cannot act on.
+Ids alone prove little: a summary memory's entity guard puts every id back whatever
+the summary says. So a dialog of at least FACT_TURNS turns also plants what the
+customer says in their own words, which no guard restores: the reason for the
+refund (an error code) in turn 2, and a delivery time, a contact channel and a
+budget in turns 3-8, each in a seeded phrasing; four more probes in the last
+FACT_SPAN turns ask for them back ("why did I want the refund?"). The offline model
+answers both kinds only from what the messages hold. The dialog comes in English or
+Chinese (`lang="zh"`): the two phrasebooks are parallel, line for line, so one seed
+picks the same order, the same intents and the same probe turns in both, and the two
+editions of notebook 06 measure the same conversation. Left out: preferences the
+offline model would have to act on ("please answer briefly").
 """
 
 from __future__ import annotations
@@ -49,6 +54,55 @@ FILLERS = [  # product, price, promotion, policy and time questions: no order nu
     "How long until my refund arrives?", "What's today's date?",
 ]
 PROBE_SPAN = 8  # the probes fall in the last PROBE_SPAN turns
+FACT_TURNS, FACT_SPAN = 20, 14  # the customer's words: from 20 turns, probes late
+# What the customer states, per fact: (English phrasings, Chinese phrasings), and the
+# values a seed picks; a probe's answer must hold the value (the hour, the code...).
+STATED = {
+    "reason": (["It stopped charging and shows error {code}.",
+                "It keeps showing error {code} and won't turn on.",
+                "The screen shows error {code} every time I start it."],
+               ["它充不进电了，还显示错误 {code}。", "一直显示错误 {code}，开不了机。",
+                "每次开机都报错 {code}。"]),
+    "delivery": (["Please only deliver after {hour} pm, I'm at work during the day.",
+                  "I'm not home before {hour} pm, so deliver in the evening, please.",
+                  "Deliveries after {hour} pm only, please."],
+                 ["请只在晚上{hour}点以后送货，白天我在上班。",
+                  "我晚上{hour}点以后才在家，请晚上再配送。",
+                  "送货请安排在晚上{hour}点以后。"]),
+    "contact": (["Please contact me by {channel} only, no phone calls.",
+                 "I'd rather you reached me by {channel}, please don't call.",
+                 "Only use {channel} to reach me, please."],
+                ["请只用{channel}联系我，不要打电话。",
+                 "联系我请用{channel}，别打电话。", "请通过{channel}联系我。"]),
+    "budget": (["My budget for the next one is under {amount} yuan.",
+                "I can't spend more than ¥{amount} on the next one.",
+                "Whatever I buy next has to stay under {amount} yuan."],
+               ["我下一台的预算在{amount}元以内。", "下一台我最多花{amount}元。",
+                "下次买的东西不能超过{amount}元。"]),
+}
+VALUES = {"code": ["E12", "E21", "E37", "E45"], "hour": ["6", "7", "8"],
+          "channel": [("email", "邮件"), ("WeChat", "微信"), ("text message", "短信")],
+          "amount": ["1500", "2000", "3000"]}
+EXPECTED = {"reason": "{code}", "delivery": ("{hour} pm", "{hour}点"),
+            "contact": "{channel}", "budget": "{amount}"}
+FACT_PROBES = {  # fact -> ways to ask for it back: (English, Chinese)
+    "reason": (["Why did I want the refund?", "Remind me what was wrong with it.",
+                "Sorry, what was the problem I reported?"],
+               ["我为什么要退款来着？", "再说一下它出了什么问题来着？",
+                "不好意思，我之前报的是什么故障？"]),
+    "delivery": (["What time did I say to deliver?", "Remind me when I wanted the "
+                  "delivery.", "Sorry, when did I ask you to deliver again?"],
+                 ["我之前说几点以后送货来着？", "再说一下我要求的送货时间来着？",
+                  "不好意思，我说过什么时候配送来着？"]),
+    "contact": (["How did I ask you to contact me?", "Remind me how I wanted to be "
+                 "contacted.", "Sorry, what did I say about contacting me?"],
+                ["我之前说怎么联系我来着？", "再说一下我要求的联系方式来着？",
+                 "不好意思，我说过用什么联系我？"]),
+    "budget": (["What was my budget again?", "Remind me of my budget.",
+                "Sorry, how much did I say I could spend?"],
+               ["我的预算是多少来着？", "再说一下我的预算来着？",
+                "不好意思，我说过最多花多少来着？"]),
+}
 
 
 @dataclass(frozen=True)
@@ -96,6 +150,8 @@ class Dialog:
     facts: dict[str, str] = field(hash=False)  # fact -> planted value
     seed: int = 0
     lang: str = "en"  # the language of the turns, and of the store to play them on
+    fact_probes: tuple[Probe, ...] = ()  # the customer's own words, asked back
+    stated: dict[str, str] = field(default_factory=dict, hash=False)  # fact -> value
 
 
 def planted_dialog(turns: int = 50, seed: int = 0, lang: str = "en") -> Dialog:
@@ -119,4 +175,33 @@ def planted_dialog(turns: int = 50, seed: int = 0, lang: str = "en") -> Dialog:
     for slot, fact in zip(slots, rng.sample(list(book.probes), 3), strict=True):
         script[slot] = rng.choice(book.probes[fact])
         probes.append(Probe(slot + 1, fact, facts[fact]))
-    return Dialog(tuple(script), tuple(probes), facts, seed, lang)
+    if turns < FACT_TURNS:
+        return Dialog(tuple(script), tuple(probes), facts, seed, lang)
+    stated, fact_probes = plant_statements(script, rng, slots, lang)
+    return Dialog(tuple(script), tuple(probes), facts, seed, lang,
+                  tuple(fact_probes), stated)
+
+
+def plant_statements(script: list[str], rng: random.Random, taken: list[int],
+                     lang: str) -> tuple[dict[str, str], list[Probe]]:
+    """Plant the customer's own words into `script` (in place): the reason after the
+    refund request, three rules in turns 3-8, four probes late (not on `taken`)."""
+    zh = lang == "zh"
+    picked = {k: rng.choice(v) for k, v in VALUES.items()}
+    values = {k: v[zh] if isinstance(v, tuple) else v for k, v in picked.items()}
+    stated: dict[str, str] = {}
+    for fact, expected in EXPECTED.items():
+        form = expected[zh] if isinstance(expected, tuple) else expected
+        stated[fact] = form.format(**values)
+    phrasing = {fact: rng.choice(STATED[fact][zh]).format(**values) for fact in STATED}
+    script[1] += phrasing["reason"] if zh else " " + phrasing["reason"]
+    rules = ["delivery", "contact", "budget"]
+    for slot, fact in zip(rng.sample(range(2, 8), 3), rules, strict=True):
+        script[slot] = phrasing[fact]
+    free = [i for i in range(len(script) - FACT_SPAN, len(script)) if i not in taken]
+    probes = []
+    for slot, fact in zip(sorted(rng.sample(free, 4)), rng.sample(list(STATED), 4),
+                          strict=True):
+        script[slot] = rng.choice(FACT_PROBES[fact][zh])
+        probes.append(Probe(slot + 1, fact, stated[fact]))
+    return stated, probes

@@ -62,10 +62,12 @@ def plot_tokens(comparison: Comparison, cumulative: bool = False, ax: Any = None
     return ax
 
 
-def plot_recall_cost(evaluation: Evaluation, axes: Any = None) -> Any:
+def plot_recall_cost(evaluation: Evaluation, axes: Any = None,
+                     facts: bool = False) -> Any:
     """Recall against tokens sent (left) and against peak prompt (right), a marker
     and colour per strategy as in `plot_tokens`. The dashed line is the frontier: no
-    strategy to its left recalls more for less."""
+    strategy to its left recalls more for less. `facts=True`: the recall of what the
+    customer said in their own words, instead of the ids."""
     import matplotlib.pyplot as plt
 
     axes = axes if axes is not None else plt.subplots(1, 2, figsize=(11, 4),
@@ -74,17 +76,23 @@ def plot_recall_cost(evaluation: Evaluation, axes: Any = None) -> Any:
             (axes[0], "total_tokens", "tokens sent over the dialog",
              "整段对话发送的 token"),
             (axes[1], "peak_prompt_tokens", "peak prompt tokens", "提示词峰值 token")]:
-        points = sorted((getattr(s, cost), 100 * s.recall) for s in evaluation.scores)
+        def recall(s: Any) -> float:
+            return 100 * (s.fact_recall if facts else s.recall)
+        points = sorted((getattr(s, cost), recall(s)) for s in evaluation.scores)
         frontier = [p for i, p in enumerate(points)
                     if all(p[1] > q[1] for q in points[:i])]
         ax.plot(*zip(*frontier, strict=True), "--", color="grey", zorder=0)
         for i, s in enumerate(evaluation.scores):
-            ax.scatter(getattr(s, cost), 100 * s.recall, s=70, label=s.strategy,
+            ax.scatter(getattr(s, cost), recall(s), s=70, label=s.strategy,
                        marker=MARKERS[i % len(MARKERS)], color=f"C{i}", alpha=0.8)
         _put(ax.set_xlabel, en, zh)
         ax.set(ylim=(-8, 112))
         ax.xaxis.set_major_formatter(lambda x, _: f"{x / 1000:g}k")  # 60k, 1.5k
-    _put(axes[0].set_ylabel, "recall of planted facts (%)", "埋入事实的召回率（%）")
+    if facts:
+        _put(axes[0].set_ylabel, "recall of the customer's words (%)",
+             "顾客原话的召回率（%）")
+    else:
+        _put(axes[0].set_ylabel, "recall of planted facts (%)", "埋入事实的召回率（%）")
     axes[1].legend(fontsize="small", loc="center right")
     turns = len(evaluation.dialog.turns)
     _put(axes[0].figure.suptitle,

@@ -16,7 +16,8 @@ When the summary is over budget, something must go, in this order:
    item first, and goes whole only when one item is left;
 3. the oldest ids of resolved matters on the ids line;
 4. the oldest lines about open matters (pending, in transit, a request the
-   fallback quoted): first each shrinks to its ids and the word that makes it open
+   fallback quoted, and what the customer stated or was promised: "- Delivery:
+   after 6 pm"): first each shrinks to its ids and the word that makes it open
    ("- 57100 (user asked)"), so it stays open in the next summary too; then the
    shrunk lines go, their ids moving to the ids line; then those ids, oldest first.
 
@@ -39,7 +40,11 @@ IDS_LINE_ZH = "- 保留编号："  # a Chinese summary's ids line (lang="zh")
 IDS_LINES = (IDS_LINE, IDS_LINE_ZH)
 OPEN = re.compile(r"pending|in transit|not shipped|processing|awaiting|open request"
                   r"|requested|待|运输中|未发货|处理中"
-                  r"|user asked|用户问", re.I)  # a request the fallback quoted: open
+                  r"|user asked|用户问"  # a request the fallback quoted: open
+                  # what the customer asked for and why, and what the agent promised:
+                  # they hold until the customer says otherwise, so they count as open
+                  r"|^- (?:Delivery|Contact|Budget|Reason|Preference|Promise|Note|送货"
+                  r"|联系方式|预算|原因|偏好|承诺|备注)\b", re.I)
 
 ITEMS = re.compile(r"^(- [^:：;；]{1,20}[:：]\s*)(.*[;；].*)$")  # "- Label: a; b"
 
@@ -121,7 +126,7 @@ def shrunk(line: str, find_ids: Callable[[str], list[str]]) -> str | None:
     """An open line cut to its ids and the word that makes it open; None for a
     resolved line, a line without ids, or one that short already."""
     found, mark = find_ids(line), OPEN.search(line)
-    small = f"- {', '.join(found)} ({mark.group(0)})" if found and mark else ""
+    small = f"- {', '.join(found)} ({mark.group(0).lstrip('- ')})" if found and mark else ""
     return small if small and len(small) < len(line) else None
 
 

@@ -5,9 +5,12 @@ shows a memory uses these two functions: a memory's `_repr_html_`, `print_memory
 (and with it `tinyagent chat`'s /memory), and the notebook 07 playground. Each row
 holds the message's number, role, tokens and a one-line preview; the summary row is
 labelled "summary", shown without its fence, and marked (★ in text, shaded in
-HTML). Deterministic (no ids, no addresses, no clock), so stored notebook outputs
-compare byte for byte. The labels follow the dialog's language: Chinese (用户, 助手,
-工具, 摘要) when the user writes Chinese, or as `lang` asks. Left out: the full text
+HTML). HTML takes its colours from the notebook's theme (JupyterLab's --jp-*
+variables: both the light and the dark theme read), keeps text left-aligned, and
+keeps numbers and dates whole on one line (`html_text`). Deterministic (no ids, no
+addresses, no clock), so stored notebook outputs compare byte for byte. The labels
+follow the dialog's language: Chinese (用户, 助手, 工具, 摘要) when the user writes
+Chinese, or as `lang` asks. Left out: the full text
 of a message (print it), and colours in a terminal.
 """
 
@@ -22,9 +25,20 @@ from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens
 
 WIDTH = 80  # characters: a text line, fit for a terminal; an HTML preview cell
-SUMMARY_STYLE = "background:#fff3cd"  # the summary row's shade in HTML
+# The summary row's shade: the theme's second layer colour, under the theme's text
+# colour (readable in light and dark), with an accent bar; no colour for other fronts.
+SUMMARY_STYLE = ("background:var(--jp-layout-color2);"
+                 "border-left:4px solid var(--jp-warn-color1,#f57c00)")
+# A number, an order or refund number, a date or a price: kept on one line, as a
+# reader would not split "2026-07-15" or "RF20260701001". Longer runs (a pasted
+# 300-character token) may still wrap, so nothing is wider than the notebook.
+WHOLE = re.compile(r"(?<![\w.,:/%–-])[A-Za-z¥$€£]{0,4}\d(?:[\w.,:/–-]{0,24}[\w%])?"
+                   r"(?![\w%])", re.ASCII)  # ASCII: 于2026 starts a date
 LABELS = {"user": "用户", "assistant": "助手", "tool": "工具", "summary": "摘要",
           "system": "系统", "role": "角色", "tokens": "token", "preview": "预览"}
+
+
+LEFT = "text-align:left;overflow-wrap:anywhere"
 
 
 def language(messages: Sequence[ChatMessage], lang: str = "auto") -> str:
@@ -44,6 +58,15 @@ def pad(text: str, width: int) -> str:
     """`text` padded with spaces to `width` columns: a Chinese character takes two."""
     columns = len(text) + len(re.findall(r"[\u3000-\u9fff\uff00-\uffef]", text))
     return text + " " * (width - columns)
+
+
+def html_text(text: str) -> str:
+    """`text` escaped for HTML, its numbers and dates kept whole (no line break)."""
+    parts = WHOLE.split(text)  # the text between; the numbers are found again below
+    whole = [f'<span style="white-space:nowrap">{html.escape(m)}</span>'
+             for m in WHOLE.findall(text)]
+    return "".join(html.escape(p) + w for p, w in zip(parts, [*whole, ""],
+                                                     strict=True))
 
 
 def row(message: ChatMessage) -> tuple[str, str]:
@@ -73,15 +96,15 @@ def memory_lines(messages: Sequence[ChatMessage], width: int = WIDTH,
 
 def memory_html(messages: Sequence[ChatMessage], caption: str,
                 width: int = WIDTH, lang: str = "auto") -> str:
-    """A table under `caption`: #, role, tokens, preview; the summary row shaded."""
+    """A table under `caption`: #, role, tokens, preview; the summary row shaded.
+    The preview is left-aligned (a notebook right-aligns table cells)."""
     rows, lang = [], language(messages, lang)
     for i, message in enumerate(messages, 1):
         role, text = row(message)
         shade = f' style="{SUMMARY_STYLE}"' if role == "summary" else ""
         rows.append(f"<tr{shade}><td>{i}</td><td>{label(role, lang)}</td>"
                     f"<td>{count_message_tokens(message)}</td>"
-                    f"<td style='text-align:left'>{html.escape(clip(text, width))}"
-                    "</td></tr>")
+                    f"<td style='{LEFT}'>{html_text(clip(text, width))}</td></tr>")
     return ("<table>"
             f"<caption>{html.escape(caption)}</caption>"
             "<tr><th>#</th>" + "".join(f"<th>{label(word, lang)}</th>" for word in

@@ -13,6 +13,9 @@ pure function of the request: what it "remembers" is exactly what the messages h
     summarize.py     summarize mode: a fact ledger for the memories, merged by entity
     facts.py         the facts a text holds (orders, refunds, products, policies)
     ledger.py        those facts merged by entity, one line each
+    statements.py    what the customer states (delivery, contact, budget, reason...)
+    said.py          the clerk noting such a rule, and saying it back when asked
+    sections.py      the ledger sorted into notebook 07's seven JSON sections
 
 It never imports the store or the tools: it knows only what the requests carry.
 Left out: streaming, sampling parameters, and any understanding beyond its rules.

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import intents, replies
+from . import intents, replies, said
 from .conversation import Conversation
 
 Call = tuple[str, dict[str, Any]]  # (tool name, arguments)
@@ -232,9 +232,19 @@ HANDLERS: dict[str, Callable[[Conversation], Reply]] = {
     "recommend": recommend, "price": price_or_buy, "buy": price_or_buy,
     "compare": compare, "promotion": promotion, "recall": recall, "policy": policy,
     "time": current_time, "help": lambda c: Reply(replies.help_text(c.lang)),
+    "recall_fact": lambda c: Reply(said.recall_fact(c)),
 }
 
 
 def respond(c: Conversation) -> Reply:
-    """The clerk's next step for this conversation."""
-    return HANDLERS[intents.detect_intent(c.user_text)](c)
+    """The clerk's next step for this conversation. A message that only states a
+    rule ("only deliver after 6 pm") is noted, not taken for a question."""
+    intent = intents.detect_intent(c.user_text)
+    rules_only = intent in ("help", "order_status") or (
+        intent in ("buy", "price") and not intents.products(c.user_text))
+    if rules_only and not c.steps \
+            and not intents.ORDER_ID.search(c.user_text):
+        note = said.noted(c)
+        if note:
+            return Reply(note)
+    return HANDLERS[intent](c)

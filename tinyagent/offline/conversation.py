@@ -58,6 +58,7 @@ class Conversation:
     offered: set[str]  # names of the tools the request offers
     steps: list[Step] = field(default_factory=list)  # this turn's calls, in order
     segments: list[str] = field(default_factory=list)  # older text, oldest first
+    roles: list[str] = field(default_factory=list)  # the role of each segment
 
     @property
     def lang(self) -> str:
@@ -89,7 +90,9 @@ class Conversation:
             if message.get("role") == "tool" and index > last_user:
                 answered[message.get("tool_call_id", "")] = parse_result(text)
             if index != last_user:
-                conv.segments.extend(line for line in text.splitlines() if line.strip())
+                lines = [line for line in text.splitlines() if line.strip()]
+                conv.segments.extend(lines)
+                conv.roles.extend([message.get("role") or ""] * len(lines))
         conv.steps = [Step(name, args, answered.get(call_id), thought)
                       for call_id, (name, args, thought) in calls.items()]
         return conv
@@ -127,6 +130,12 @@ class Conversation:
                     return found[-1]
                 fallback = fallback or found[-1]
         return fallback
+
+    def said(self, roles: tuple[str, ...]) -> list[tuple[str, str]]:
+        """(role, line) of the older lines written by `roles`, newest first."""
+        return [(r, line) for r, line in zip(reversed(self.roles),
+                                             reversed(self.segments), strict=True)
+                if r in roles]
 
     def order(self) -> str | None:
         """The order the customer means, or None when the messages name none."""

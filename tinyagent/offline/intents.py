@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from . import statements
+
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 # -- ids and names. Lookarounds keep an order number from matching inside a date, a
@@ -98,6 +100,9 @@ def detect_intent(text: str) -> str:
     for intent, words in INTENTS:
         if words.search(cleaned):
             return intent
+        # "what time did I say to deliver?": a fact the customer stated, asked back
+        if intent == "recall" and statements.asked_topic(cleaned):
+            return "recall_fact"
     # "88231?" or "查一下订单 88231": an order number alone asks about that order.
     return "order_status" if ORDER_ID.search(text) else "help"
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 
 from .facts import OFFER_LABEL, STATUS, Fact
+from .statements import TOPICS as STATED
+from .statements import Statement, label_of_line
 
 GROUPS = {  # kind -> (English, Chinese) label of the one line its facts share
     "product": ("Products", "商品"), "policy": ("Policies", "规定")}
@@ -32,10 +34,11 @@ LABELS = {  # kind -> (English, Chinese) label of its ledger line
     "order": ("Order", "订单"), "refund": ("Refund", "退款"),
     "product": ("Product", "商品"), "policy": ("Policy", "规定"),
     "prefers": ("Preference", "偏好"), "open": ("Open request", "待处理"),
-    "note": ("Note", "备注")}
+    "note": ("Note", "备注"), **STATED}
 # Lines of free text, not fields; a "line" is one the ledger could not read, kept
-# as it was written (shortened).
-TEXT_KINDS = ("policy", "prefers", "open", "note", "line")
+# as it was written (shortened). What the customer stated (statements.py) is text
+# too: one line a topic, so a later statement replaces the earlier one.
+TEXT_KINDS = ("policy", "open", "note", "line", *STATED)
 
 
 class Ledger:
@@ -104,6 +107,9 @@ def render(fact: Fact, zh: bool) -> str:
     f = dict(fact.fields)
     if fact.kind == "line":
         return f.get("text", "")
+    if fact.kind == "reason" and f.get("order"):  # the order the reason is about
+        about = f"（订单 {f['order']}）" if zh else f" (order {f['order']})"
+        return f"{LABELS['reason'][zh]}{about}{colon}{f.get('text', '')}"
     if fact.kind in TEXT_KINDS:
         return f"{LABELS[fact.kind][zh]}{colon}{f.get('text', '')}"
     if "status" in f:
@@ -134,3 +140,19 @@ def read_item(kind: str, text: str) -> Fact:
     label, topic = next(((label, topic) for label, topic in TOPIC_LABELS
                          if text.startswith(label + " ")), ("", text[:40]))
     return Fact("policy", topic, {"text": text[len(label):].strip()})
+
+
+def as_fact(said: Statement, order: str | None = None) -> Fact:
+    """A statement as a ledger fact, keyed so that a later one replaces it: one a
+    topic, a reason one an order, a preference one a wording (there can be many)."""
+    if said.topic == "reason" and order:
+        return Fact("reason", order, {"text": said.text, "order": order})
+    key = said.text.lower() if said.topic == "prefers" else ""
+    return Fact(said.topic, key, {"text": said.text})
+
+
+def read_line(line: str) -> Fact | None:
+    """A ledger line such as "Delivery: after 6 pm" or "原因（订单 88231）：…" back
+    into its fact (either language); None for any other line."""
+    found = label_of_line(line)
+    return as_fact(Statement(found[0], found[1]), found[2]) if found else None

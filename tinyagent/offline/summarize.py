@@ -3,14 +3,16 @@
 Introduced in notebook 00 (tour) and used from notebook 04 on. When a request offers
 no tools and its system prompt asks for a summary, the model writes what a good
 model writes: a fact ledger (ledger.py), one short line per order or refund, one
-for the products, one for the policy answers. The previous summary is read back
-into the ledger first, then the new messages update it: a newer status replaces an
-older one, a fact is never written twice, answered questions are dropped and the
-last unanswered one is kept as an open request. Text it does not recognise
-degrades to a short line that keeps its ids. A Chinese conversation gets Chinese
-labels. A system prompt that mentions JSON gets the structured seven-section object
-of notebook 07. Left out: a length cap (the memory's summarizer enforces its
-budget) and judging importance beyond the ledger's kinds.
+for the products, one for the policy answers, and one per thing the customer stated
+or the agent promised, in their words (statements.py). The previous summary is read
+back into the ledger first, then the new messages update it: a newer status replaces
+an older one, a fact is never written twice, answered questions are dropped and the
+last unanswered one is kept as an open request. Text it does not recognise degrades
+to a short line that keeps its ids, or a statement's key words. A Chinese
+conversation gets Chinese labels. A system prompt that mentions JSON gets the
+structured seven-section object of notebook 07 (sections.py). Left out: a length
+cap (the memory's summarizer enforces its budget) and judging importance beyond the
+ledger's kinds.
 """
 
 from __future__ import annotations
@@ -22,11 +24,9 @@ from typing import Any
 from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
-from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, read_item
-
-# Per section of the JSON summary: a structured summary stays readable, and bounded,
-# only if each of its sections is (notebook 07 sets the same caps on its side).
-MAX_ITEMS, MAX_ITEM_CHARS = 6, 80
+from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_item, read_line
+from .sections import structured
+from .statements import is_question, key_words, statements
 
 ENTRY = re.compile(r"^\[(user|assistant|tool|system)\]\s?(.*)$")
 PREVIOUS = re.compile(r"previous summary\s*:?|之前的摘要\s*[:：]?", re.I)
@@ -37,13 +37,6 @@ ENTITIES = ("order", "refund", "product")  # the ledger's kinds with an id or na
 PLEASANTRY = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|great|bye|sure|"
                         r"you're welcome|glad to help|好的|谢谢|你好|嗯|好|再见|不客气)"
                         r"[\s!.,。！，~]*$", re.I)
-PREFERS = re.compile(r"\b(prefer|would rather|budget|don't want|do not want"
-                     r"|no more than|my name is|call me)\b"
-                     r"|喜欢|希望|预算|不要|我叫", re.I)
-SECTIONS = re.compile(r"^(Order|Refund|Product|订单|退款|商品)")
-PENDING = re.compile(r"^(Open request|待处理)|pending|in transit|not shipped"
-                     r"|待|运输中|未发货")
-RESOLVED = re.compile(r"delivered|approved|refunded|已签收|已通过|已退款")
 
 
 def is_summary_request(messages: list[dict[str, Any]],
@@ -115,12 +108,18 @@ def tool_fact(r: dict[str, Any]) -> str | None:
 
 
 def _from_json(block: str) -> str:
-    """A previous summary in JSON form (notebook 07) contributes its running summary."""
+    """A previous summary in JSON form (notebook 07): its sections' items, then its
+    running summary (the newest lines), each line once."""
     try:
         value = json.loads(block)
     except json.JSONDecodeError:
         return block
-    return str(value.get("running_summary", "")) if isinstance(value, dict) else block
+    if not isinstance(value, dict):
+        return block
+    items = [str(i) for key in ("confirmed_facts", "preferences", "resolved",
+                                "pending") for i in value.get(key) or ()]
+    lines = [*items, *str(value.get("running_summary", "")).splitlines()]
+    return "\n".join(dict.fromkeys(lines))
 
 
 def read_previous(ledger: Ledger, block: str) -> None:
@@ -130,6 +129,10 @@ def read_previous(ledger: Ledger, block: str) -> None:
     for raw in _from_json(block).splitlines():
         line = raw.strip().removeprefix("- ").strip()
         if not line or NONE.match(line) or IDS_LINE.match(line):
+            continue
+        stated = read_line(line)  # "Delivery: after 6 pm": what the customer said
+        if stated:
+            ledger.add(stated)
             continue
         match = re.match(r"([^:：]{1,16}?)\s*[:：]\s*(.*)$", line)
         label, rest = (match.group(1), match.group(2)) if match else ("", line)
@@ -182,14 +185,21 @@ def fact_lines(messages: list[dict[str, Any]]) -> list[str]:
             start = text.find("{")
             text = tool_fact(parse_result(text[start:] if start >= 0 else text)) or ""
         if role == "user":
-            if PREFERS.search(text):
-                ledger.add(Fact("prefers", clip(text, 80), {"text": clip(text, 80)}))
-            elif index == last_user and not any(
+            order = (intents.ORDER_ID.findall(text) or [context.get("order")])[0]
+            stated = [as_fact(said, order) for said in statements(text)]
+            for fact in stated:  # in the customer's words: what they want, and why
+                ledger.add(fact)
+            if index == last_user and not any(
                     r == "assistant" for r, _ in entries[index + 1:]):
                 ledger.add(Fact("open", text, {"text": clip(text, 80)}))
-            else:
+            elif not stated:
                 unknown.append(text)
+                if not is_question(text) and intents.detect_intent(text) == "help" \
+                        and len(key_words(text)) > (4 if zh else 12):  # no cue knows it
+                    ledger.add(Fact("note", key_words(text), {"text": key_words(text)}))
             continue
+        for promise in statements(text, "assistant"):  # "we'll call you back …"
+            ledger.add(as_fact(promise))
         for sentence in SENTENCE.split(text):
             sentence = sentence.strip(" -•")
             facts = read_sentence(sentence, context) if sentence else []
@@ -213,32 +223,3 @@ def summarize(messages: list[dict[str, Any]]) -> str:
         return "\n".join(f"- {line}" for line in lines) or (
             "- （没有需要保留的内容）" if zh else "- (nothing to keep)")
     return json.dumps(structured(lines, zh), ensure_ascii=False, indent=1)
-
-
-def id_hint(value: str, zh: bool = False) -> str:
-    """"refund RF…", "tracking SF…" or "order 88231": an id with its kind."""
-    if intents.REFUND_ID.fullmatch(value):
-        kind = "退款" if zh else "refund"
-    elif intents.TRACKING_ID.fullmatch(value):
-        kind = "运单" if zh else "tracking"
-    else:
-        kind = "订单" if zh else "order"
-    return f"{kind} {value}"
-
-
-def structured(lines: list[str], zh: bool = False) -> dict[str, Any]:
-    """The seven sections of notebook 07, each capped at 6 items of 80 characters."""
-    def pick(pattern: re.Pattern[str]) -> list[str]:
-        chosen = [clip(line, MAX_ITEM_CHARS) for line in lines if pattern.search(line)]
-        return chosen[-MAX_ITEMS:]
-    asks = [re.split(r"[:：]\s*", line, maxsplit=1)[-1] for line in lines
-            if line.startswith(("Open request", "待处理"))]
-    ids = [id_hint(i, zh) for i in dict.fromkeys(IDS.findall("\n".join(lines)))]
-    nothing = "（没有需要保留的内容）" if zh else "(nothing to keep)"
-    return {"running_summary": "\n".join(lines) or nothing,
-            "goal": clip(asks[-1], MAX_ITEM_CHARS) if asks else "",
-            "confirmed_facts": pick(SECTIONS),
-            "preferences": pick(re.compile(r"^(Preference|偏好)")),
-            "resolved": pick(RESOLVED),
-            "pending": pick(PENDING),
-            "retrieval_hints": ids[-MAX_ITEMS:]}

@@ -1,0 +1,93 @@
+"""What browser_check.py measures in a notebook's page, once its cells have run.
+
+Outputs wider than the notebook, the cells worth a screenshot, the exercise checks'
+verdicts, and text contrast in JupyterLab's light and dark themes. For contrast,
+every visible element of the outputs that holds text of its own: its colour is
+composed over the background really behind it (the first opaque one up its
+ancestors, with any translucent layers in between), and the WCAG ratio computed;
+the lowest is reported with its text. WCAG AA asks 4.5:1 for text. Left out: text
+drawn in images (plots), and placeholder text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# For each cell: its outputs' elements whose content reaches past their own box or
+# past the output's right edge (by more than 1 px), the worst one first. A slider's
+# inner parts are placed by transforms past its track, unseen: only the slider counts.
+OVERFLOW_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
+ .flatMap((cell, i) =>
+  [...cell.querySelectorAll('.jp-OutputArea-output')].flatMap(out => {
+    const right = out.getBoundingClientRect().right, inner = '.noUi-target *';
+    return [out, ...out.querySelectorAll('*')].filter(e => e.getClientRects().length
+        && !e.matches(inner)).map(e => [i, Math.max(e.getBoundingClientRect().right
+          - right, e.querySelector(inner) ? 0 : e.scrollWidth - e.clientWidth),
+        e.tagName.toLowerCase() + '.' + [...e.classList].join('.')]);
+  }).filter(([i, px]) => px > 1).sort((a, b) => b[1] - a[1]).slice(0, 1))"""
+# Key cells, as code-cell indices: the first with an output, those with a plot, a
+# table or a widget, and the exercise checks.
+KEY_CELLS_JS = """() => { const cells = [...document.querySelectorAll('.jp-CodeCell')]
+  .map((c, i) => [i, c.querySelector('.jp-OutputArea-output'), c.querySelector(
+    '.jp-OutputArea-output :is(img, table, .widget-vbox)'), c.querySelector(
+    '.cm-content')?.textContent.includes('check("')]).filter(c => c[1]);
+  return [...new Set([...cells.slice(0, 1), ...cells.filter(c => c[2]),
+    ...cells.filter(c => c[3])].map(c => c[0]))].sort((a, b) => a - b); }"""
+# The outputs of each exercise check cell, as text: one list per cell.
+CHECK_OUTPUTS_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
+  .filter(c => c.querySelector('.cm-content')?.textContent.includes('check("'))
+  .map(c => [...c.querySelectorAll('.jp-OutputArea-output')]
+    .map(o => o.innerText.trim()))"""
+AA = 4.5  # WCAG AA, normal text
+THEMES = ("JupyterLab Light", "JupyterLab Dark")
+# -> [lowest ratio, "tag: its text"] over the outputs of the page's notebook
+CONTRAST_JS = """() => {
+  const rgba = c => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3]
+    + under[i] * (1 - top[3])).concat([1]);
+  const behind = el => { const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+    return layers.reverse().reduce((under, c) => over(c, under), [255, 255, 255, 1]); };
+  const lum = c => [0, 1, 2].map(i => { const v = c[i] / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let worst = [99, ''];
+  for (const el of document.querySelectorAll(
+      '.jp-OutputArea-output, .jp-OutputArea-output *')) {
+    if (!el.getClientRects().length || el.closest('svg')) continue;
+    if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+      continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.opacity === '0') continue;
+    const bg = behind(el), fg = over(rgba(style.color), bg);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    if (ratio < worst[0]) worst = [ratio, el.tagName.toLowerCase() + ': '
+      + [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent)
+        .join('').trim().slice(0, 40)]; }
+  return worst; }"""
+
+
+def set_theme(page: Any, theme: str, app: str = "window.jupyterapp") -> None:
+    """Switch the front end's theme and wait until its colours apply."""
+    light = "true" if "Light" in theme else "false"
+    page.evaluate(f"() => {app}.commands.execute('apputils:change-theme', "
+                  f"{{theme: '{theme}'}})")
+    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'",
+                           timeout=20_000)
+    page.wait_for_timeout(300)  # the theme's stylesheet settles
+
+
+def lowest_contrast(page: Any) -> list[tuple[str, float, str]]:
+    """(theme, lowest ratio, where) in each theme; the page ends in the light one."""
+    found = []
+    for theme in THEMES:
+        set_theme(page, theme)
+        ratio, where = page.evaluate(CONTRAST_JS)
+        found.append((theme, ratio, where))
+    set_theme(page, THEMES[0])
+    return found
