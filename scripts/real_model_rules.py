@@ -3,13 +3,17 @@
 Each rule holds for ANY model, however weak: they look at what travelled over HTTP
 (recorded by scripts/recording_proxy.py) and at what the memory holds, never at the
 wording. Kept apart from the check so that tests/test_real_model_rules.py can test
-them without a server. Left out: anything about answer quality, recall or savings.
+them without a server. Each rule is there because a broken agent once passed
+without it: an agent whose memories stored nothing, a summarizer that wrote the
+same line whatever it read, a server that never let the model answer in prose.
+Left out: anything about answer quality, recall or savings.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import re
 from typing import Any, TextIO
 
 from tinyagent import ChatMessage, LlmError, ReActAgent, Role
@@ -18,6 +22,10 @@ from tinyagent import ChatMessage, LlmError, ReActAgent, Role
 # empty (an apology instead) or cut at the length limit (kept, marked as cut).
 STOP_REASONS = {"answer", "max_steps", "repeated_call", "token_budget", "no_progress",
                 "empty_reply", "cut_off"}
+PROSE_CHARS = 20  # shorter is a word or a name, not an answer
+# What a tool call looks like when it leaks into the text: a tag, a JSON object with
+# a name or arguments, or the `functions.name:` prefix of some formats.
+TOOL_SYNTAX = re.compile(r"</?tool_call>|\{\s*\"(name|arguments)\"|functions\.\w+")
 
 
 class Results:
@@ -95,3 +103,36 @@ def reply_content(reply: dict[str, Any] | None) -> object:
     """The message content of a recorded reply (None when there is none)."""
     choices = (reply or {}).get("choices") or [{}]
     return (choices[0].get("message") or {}).get("content")
+
+
+def prose_answers(replies: list[dict[str, Any] | None]) -> list[str]:
+    """The replies that are prose: finished normally, no tool call, at least
+    PROSE_CHARS characters, no tool-call syntax in the text. The server's replies,
+    not the agent's answers: the agent's apology for an empty reply is not prose
+    the model wrote."""
+    found = []
+    for reply in replies:
+        choice = ((reply or {}).get("choices") or [{}])[0]
+        message, text = choice.get("message") or {}, reply_content(reply)
+        if (choice.get("finish_reason") == "stop" and not message.get("tool_calls")
+                and isinstance(text, str) and len(text.strip()) >= PROSE_CHARS
+                and not TOOL_SYNTAX.search(text)):
+            found.append(text.strip())
+    return found
+
+
+def holds_previous(sent: list[dict[str, Any]], previous: str) -> bool:
+    """Whether the request carries the previous turn's user text before the new
+    question: what a memory that keeps everything must send."""
+    return any(d.get("role") == "user" and d.get("content") == previous
+               for d in sent[:-1])
+
+
+def written_by_model(summary: str, replies: list[str], ids_line: str) -> bool:
+    """Whether the stored summary holds a line the model wrote in one of its
+    summary replies (the guards may drop lines and add an ids line, no more).
+    A fallback or a constant summary holds none."""
+    lines = [line.strip() for line in summary.splitlines()
+             if line.strip() and not line.startswith(ids_line.strip())]
+    return any(len(line) >= 3 and any(line in reply for reply in replies)
+               for line in lines)  # 3: a 135M model's whole summary may be "```"

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from tinyagent import HybridChatMemory, LlmClient
+from tinyagent import HybridChatMemory, LlmClient, LlmError
 from tinyagent.course.catalogue import SIX_TURNS, make_strategies
 from tinyagent.course.cli import main
 from tinyagent.course.compare import compare
@@ -275,3 +275,30 @@ def test_cli_compare_provider_prints_the_cached_and_billed_rows(capsys):
     run = compare(llm, strategies=make_strategies(llm, ["inmemory"]),
                   provider="deepseek").runs[0]
     assert f"{run.total('cached_tokens'):,}" == cached.split()[-2]
+
+
+class FailsOnTurn:
+    """The offline model, except that every call of one turn times out."""
+
+    def __init__(self, llm, turn_text):
+        self.llm, self.turn_text = llm, turn_text
+
+    def chat(self, messages, tools=None):
+        if tools and messages[-1].content == self.turn_text:
+            raise LlmError("model call timed out after 60s")
+        return self.llm.chat(messages, tools)
+
+
+def test_a_failed_turn_is_recorded_and_the_run_goes_on(llm):
+    """A model call that fails marks its turn "failed" in both tables; the other
+    turns and strategies still run, and the memory keeps what it held."""
+    flaky = FailsOnTurn(llm, SIX_TURNS["en"][2])
+    result = compare(flaky, strategies=make_strategies(llm, ["none", "inmemory"]))
+    for run in result.runs:
+        assert [bool(t.error) for t in run.turns] == [False, False, True,
+                                                      False, False, False]
+        assert run.turns[2].prompt_tokens == () and run.turns[5].answer
+    text = str(result.tokens_table()) + str(result.answers_table())
+    assert "failed" in text and "timed out" in text
+    assert result["in-memory"].turns[2].memory_tokens == \
+        result["in-memory"].turns[1].memory_tokens

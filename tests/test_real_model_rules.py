@@ -118,11 +118,17 @@ def test_the_empty_bend_sends_null_content_and_no_tool_call():
     assert message == {"role": "assistant", "content": None}
 
 
-@pytest.mark.parametrize(("asked", "sent"), [(None, 96), (50, 50), (4000, 96)])
+@pytest.mark.parametrize(("asked", "sent"), [(None, 64), (50, 50), (4000, 64)])
 def test_the_server_is_never_asked_for_more_than_the_cap(asked, sent):
-    """The proxy caps the reply length it asks of the server."""
-    request = {"messages": []} | ({"max_tokens": asked} if asked else {})
+    """The proxy caps the reply length it asks of the server; a summary (no
+    tools) gets a larger cap, since a cut summary is thrown away."""
+    tools = bitmall_tools().schemas()
+    request = {"messages": [], "tools": tools} | (
+        {"max_tokens": asked} if asked else {})
     assert json.loads(proxy.for_server(request))["max_tokens"] == sent
+    summary = {"messages": [], "max_tokens": 4000}
+    assert json.loads(proxy.for_server(summary))["max_tokens"] == \
+        proxy.SUMMARY_REPLY_CAP
 
 
 def test_string_arguments_get_a_length_limit_and_the_request_is_untouched():
@@ -150,3 +156,46 @@ def test_free_port_is_free():
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", local_model.free_port()))
+
+
+def reply(content, finish="stop", tool_calls=None):
+    message = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return {"choices": [{"message": message, "finish_reason": finish}]}
+
+
+@pytest.mark.parametrize(("sent", "prose"), [
+    (reply("Your order 88231 is on its way to you."), True),
+    (reply("Sorry"), False),  # too short to be an answer
+    (reply("functions.queryOrder: order 88231 please"), False),
+    (reply('<tool_call>{"name": "queryOrder"}</tool_call> ok ok ok ok'), False),
+    (reply('{"name": "queryOrder", "arguments": {"order_id": "88231"}}'), False),
+    (reply("Your order 88231 is on its way to", "length"), False),  # cut off
+    (reply("Let me look that order up for you now.", "tool_calls",
+           [{"id": "c", "function": {"name": "queryOrder"}}]), False),
+    (reply(None), False)])
+def test_prose_is_a_finished_reply_of_20_characters_without_tool_syntax(sent, prose):
+    """Only a complete text reply with no tool-call syntax counts as prose."""
+    assert bool(rules.prose_answers([sent])) is prose
+
+
+def test_an_in_memory_request_must_hold_the_previous_question():
+    """The previous turn's user text, before the new question: present or not."""
+    sent = [{"role": "system", "content": "s"}, {"role": "user", "content": "first"},
+            {"role": "assistant", "content": "a"}, {"role": "user", "content": "next"}]
+    assert rules.holds_previous(sent, "first")
+    assert not rules.holds_previous([sent[0], sent[-1]], "first")
+    assert not rules.holds_previous(sent, "next")  # the question itself is not history
+
+
+def test_a_summary_counts_as_written_by_the_model_only_with_one_of_its_lines():
+    """A stored line from a server reply counts; the ids line, a constant or the
+    fallback's quotes do not."""
+    replies = ["- Customer asked about order 88231.\n- Refund requested."]
+    ids = "- ids kept: "
+    assert rules.written_by_model("- Refund requested.\n- ids kept: 88231",
+                                  replies, ids)
+    assert not rules.written_by_model("- the weather is nice", replies, ids)
+    assert not rules.written_by_model("- ids kept: 88231", replies, ids)
+    assert not rules.written_by_model('- user asked: "Where is 88231?"', replies, ids)

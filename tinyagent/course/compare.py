@@ -10,7 +10,9 @@ are in evaluation.py. `compare(..., lang="zh")` plays over the Chinese store, wi
 an agent whose system prompt is Chinese too. Each turn also records what the model's
 usage said of every call (the summarizer's too): prompt, cached and output tokens.
 Offline, `provider=` picks whose prompt-cache rule the usage follows, and each
-strategy starts with an empty cache. Left out: latency, and parallel runs.
+strategy starts with an empty cache. A turn whose model call fails (a timeout, an
+HTTP error) is recorded as failed and the run goes on: one slow call must not lose
+minutes of results. Left out: latency, and parallel runs.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..agent import ReActAgent
-from ..llm import LlmClient, Usage
+from ..llm import LlmClient, LlmError, Usage
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS, MemoryFactory, make_strategies
@@ -45,17 +47,20 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
         llm.forget_prompt_cache()
     for number, text in enumerate(turns, 1):
         used = getattr(llm, "usage_total", None)
-        answer = agent.run(text)
-        trace = agent.last_trace
-        spent = _spent(llm, used, trace.prompt_tokens, trace.cached_tokens)
+        try:
+            answer, error, trace = agent.run(text), "", agent.last_trace
+            calls, cached = trace.prompt_tokens, trace.cached_tokens
+        except LlmError as exc:  # recorded; the memory kept what it held before
+            answer, error, calls, cached = "", str(exc), [], []
+        spent = _spent(llm, used, calls, cached)
         held = memory.messages() if memory is not None else []
         after = getattr(memory, "stats", dict)()  # a memory without stats(): zeros
         extra = [after.get(k, 0) - before.get(k, 0) for k in SUMMARIZER_STATS]
-        records.append(TurnRecord(text, answer, tuple(trace.prompt_tokens),
+        records.append(TurnRecord(text, answer, tuple(calls),
                                   sum(map(count_message_tokens, held)), *extra,
                                   input_tokens=spent.prompt_tokens,
                                   cached_tokens=spent.cached_tokens,
-                                  output_tokens=spent.completion_tokens))
+                                  output_tokens=spent.completion_tokens, error=error))
         before = after
         if progress:
             progress(name, number, len(turns))

@@ -37,6 +37,12 @@ class TurnRecord:
     input_tokens: int = 0  # prompt tokens
     cached_tokens: int = 0  # of those, what the provider's prompt cache held
     output_tokens: int = 0  # reply tokens
+    error: str = ""  # why the turn failed (a model call's LlmError); "" if it did not
+
+    @property
+    def shown(self) -> str:
+        """The answer, or the failure in its place: the tables show both."""
+        return self.answer if not self.error else f"(failed) {self.error}"
 
     @property
     def context_tokens(self) -> int:  # first call: system + tools + memory + question
@@ -105,7 +111,8 @@ class Comparison:
                                    "(system prompt + tools + memory + question)",
                                    "每轮第一次模型调用的提示词 token 数"
                                    "（系统提示词 + 工具 + 记忆 + 问题）", lang),
-                               lambda t: f"{t.context_tokens:,}", question_width, lang)
+                               lambda t: say("failed", "失败", lang) if t.error else
+                               f"{t.context_tokens:,}", question_width, lang)
         totals: dict[str, Callable[[StrategyRun], int]] = {
             say("peak prompt (any call)", "提示词峰值（任一次调用）", lang):
                 lambda r: r.peak_prompt_tokens,
@@ -144,11 +151,11 @@ class Comparison:
         caption = say(f"Answers, clipped to {width} characters",
                       f"各策略的回答（截断到 {width} 个字符）", lang)
         if not turns:
-            return self._per_turn(caption, lambda t: clip(t.answer, width), 80, lang)
+            return self._per_turn(caption, lambda t: clip(t.shown, width), 80, lang)
         return Table(caption,
                      say("turn|strategy|answer", "轮次|策略|回答", lang).split("|"),
                      [[f"{i} {clip(run.turns[i - 1].question, 40)}" if j == 0 else "",
-                       run.name, clip(run.turns[i - 1].answer, width)]
+                       run.name, clip(run.turns[i - 1].shown, width)]
                       for i in turns for j, run in enumerate(self.runs)])
 
     def __repr__(self) -> str:
