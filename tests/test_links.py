@@ -25,6 +25,7 @@ ALLOWED = (
     "https://api.deepseek.com/v1",
     "https://api.openai.com/v1",
     "http://localhost:11434/v1",
+    "https://ollama.com",
     "http://<instructor-ip>:11434/v1",  # templates the instructor fills in
     "https://github.com/<you>/tinyagent-memory",
 )
