@@ -35,9 +35,12 @@ def seeds(text: str) -> range:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=seeds, default=range(20))
-    parser.add_argument("--turns", type=int, default=50)
-    parser.add_argument("--lang", choices=["en", "zh"], default="en")
+    parser.add_argument("--seeds", type=seeds, default=range(20),
+                        help="the planted dialogs to play: 0-19 (default), 3 or 0-4")
+    parser.add_argument("--turns", type=int, default=50,
+                        help="turns per dialog (default 50)")
+    parser.add_argument("--lang", choices=["en", "zh"], default="en",
+                        help="the English (default) or the Chinese dialogs")
     args = parser.parse_args()
     os.environ.pop("TINYAGENT_API_KEY", None)  # these figures are the offline model's
     llm = LlmClient(offline=True)

@@ -124,8 +124,10 @@ def sweep_row(llm: LlmClient, seed: int, turns: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=seeds, default=range(20))
-    parser.add_argument("--turns", type=int, default=50)
+    parser.add_argument("--seeds", type=seeds, default=range(20),
+                        help="the planted dialogs to play: 0-19 (default), 3 or 0-4")
+    parser.add_argument("--turns", type=int, default=50,
+                        help="turns per dialog (default 50)")
     parser.add_argument("--check", action="store_true",
                         help="exit with status 1 if a seed misses a target")
     parser.add_argument("--compact", action="store_true",

@@ -152,6 +152,17 @@ def test_cli_compare_prints_the_table_and_the_last_answers(capsys):
     assert captured.err == ""
 
 
+def test_cli_compare_on_a_planted_dialog_prints_what_each_strategy_recalled(capsys):
+    """`compare --turns N` ends with its headline: ids and the customer's words
+    recalled per strategy; a memory that keeps nothing recalls nothing."""
+    assert main(["compare", "--turns", "20", "--strategies", "none,inmemory"]) == 0
+    out = capsys.readouterr().out
+    recall = out[out.index("Recall (ids / the customer's words):"):]
+    lines = {line.split()[0]: line.split()[1:] for line in recall.splitlines()[1:3]}
+    assert lines["none"] == ["0/3", "0/4"]
+    assert lines["in-memory"] == ["3/3", "4/4"]
+
+
 def test_cli_compare_reads_a_script_and_shows_progress_on_a_terminal(
         tmp_path, capsys, monkeypatch):
     """--script: one message a line, blank lines skipped; on a terminal a progress

@@ -36,3 +36,14 @@ def test_check_fails_a_dialog_too_short_for_the_targets():
                            "6", "--check"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 1 and "targets missed on seeds [0]" in done.stderr
+
+
+@pytest.mark.parametrize("script", ["seed_sweep.py", "recall_sweep.py"])
+def test_every_option_of_the_sweeps_says_what_it_does(script):
+    """--help gives every option a line of help: none is a bare flag name."""
+    text = subprocess.run([sys.executable, str(SCRIPT.parent / script), "--help"],
+                          capture_output=True, text=True, check=True).stdout
+    options = text[text.index("options:"):].split("\n  -")[1:]
+    for option in options:
+        flag, _, rest = option.strip().partition("  ")
+        assert rest.strip() or "\n" in option.strip(), f"{script}: -{flag} has no help"

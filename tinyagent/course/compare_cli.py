@@ -17,7 +17,7 @@ from pathlib import Path
 from ..llm import LlmClient, LlmError
 from .catalogue import NAMES, SIX_TURNS, make_strategies
 from .compare import compare
-from .evaluation import planted_dialog
+from .evaluation import planted_dialog, score
 from .prices import PRICES
 
 
@@ -48,9 +48,10 @@ def _progress(name: str, turn: int, total: int) -> None:  # only on a terminal
 def run(args: argparse.Namespace) -> int:
     """`tinyagent compare`: every strategy on one script, in one table."""
     try:
-        turns = SIX_TURNS[args.lang]
+        turns, dialog = SIX_TURNS[args.lang], None
         if getattr(args, "turns", None):
-            turns = list(planted_dialog(args.turns, lang=args.lang).turns)
+            dialog = planted_dialog(args.turns, lang=args.lang)
+            turns = list(dialog.turns)
         if args.script:  # one user message a line; blank lines skipped
             lines = args.script.read_text(encoding="utf-8").splitlines()
             turns = [line.strip() for line in lines if line.strip()]
@@ -71,6 +72,14 @@ def run(args: argparse.Namespace) -> int:
     every = range(1, len(turns) + 1) if args.answers == "all" else [len(turns)]
     print(f"{result.tokens_table(lang=args.lang)}\n\n"
           f"{result.answers_table(70, every, lang=args.lang)}")
+    if dialog is not None and not args.script:  # the headline: what each recalled
+        print("\n" + ("召回（编号 / 顾客原话）：" if args.lang == "zh" else
+                      "Recall (ids / the customer's words):"))
+        for strategy_run in result.runs:
+            scored = score(strategy_run, dialog)
+            print(f"  {strategy_run.name:<17} {sum(scored.recalled)}/"
+                  f"{len(scored.recalled)}  {sum(scored.facts_recalled)}/"
+                  f"{len(scored.facts_recalled)}")
     if len(turns) < 10:  # a summary compresses once or twice: it cannot pay yet
         print(f"\n{len(turns)} 轮对话里摘要才刚开始压缩，要在长对话里才划算："
               "tinyagent compare --turns 50" if args.lang == "zh" else
