@@ -11,6 +11,8 @@ import html
 import unicodedata
 from dataclasses import dataclass
 
+from ..memory.display import html_text
+
 
 def _columns(text: str) -> int:
     """Columns a text takes in a terminal: a CJK character takes two."""
@@ -40,10 +42,11 @@ class Table:
 
     def _repr_html_(self) -> str:
         # Long cells wrap (at any character if they must), and no column is squeezed
-        # below a short word: the table fits a 1,024-pixel screen.
+        # below a short word: the table fits a 1,024-pixel screen. Numbers, ids and
+        # dates never split (html_text keeps each on one line).
         cell = ("<{0} style='text-align:left;overflow-wrap:anywhere;min-width:5em'>"
                 "{1}</{0}>").format
         rows = [(self.header, "th"), *((row, "td") for row in self.rows)]
         return (f"<table><caption>{html.escape(self.caption)}</caption>" + "".join(
-            "<tr>" + "".join(cell(tag, html.escape(c)) for c in row) + "</tr>"
+            "<tr>" + "".join(cell(tag, html_text(c)) for c in row) + "</tr>"
             for row, tag in rows) + "</table>")
