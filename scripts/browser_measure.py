@@ -16,13 +16,17 @@ from typing import Any
 # For each cell: its outputs' elements whose content reaches past their own box or
 # past the output's right edge (by more than 1 px), the worst one first. A slider's
 # inner parts are placed by transforms past its track, unseen: only the slider counts.
+# A wide table sits in its own sideways scroll box (.ta-scroll): nothing is cut off,
+# so only the box counts, and it must fit.
 OVERFLOW_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
  .flatMap((cell, i) =>
   [...cell.querySelectorAll('.jp-OutputArea-output')].flatMap(out => {
-    const right = out.getBoundingClientRect().right, inner = '.noUi-target *';
+    const right = out.getBoundingClientRect().right;
+    const inner = '.noUi-target *, .ta-scroll *';  // a slider's parts; a scroll box's
     return [out, ...out.querySelectorAll('*')].filter(e => e.getClientRects().length
         && !e.matches(inner)).map(e => [i, Math.max(e.getBoundingClientRect().right
-          - right, e.querySelector(inner) ? 0 : e.scrollWidth - e.clientWidth),
+          - right, e.querySelector(inner) || e.matches('.ta-scroll') ? 0
+          : e.scrollWidth - e.clientWidth),
         e.tagName.toLowerCase() + '.' + [...e.classList].join('.')]);
   }).filter(([i, px]) => px > 1).sort((a, b) => b[1] - a[1]).slice(0, 1))"""
 # Key cells, as code-cell indices: the first with an output, those with a plot, a

@@ -106,7 +106,8 @@ def test_tokens_table_text_and_html(six):
     assert lines[-1].startswith("money (CNY")
     assert len({len(line) for line in lines[1:]}) == 1  # every row as wide
     html = six._repr_html_()
-    assert html.startswith("<table><caption>") and html.count("<tr>") == 1 + 6 + 5 + 3
+    assert html.startswith("<div class='ta-scroll' style='overflow-x:auto'><table>")
+    assert html.count("<tr>") == 1 + 6 + 5 + 3
     assert "0x" not in html and html == six._repr_html_()
 
 

@@ -12,6 +12,8 @@ def test_numbers_ids_and_dates_never_split_in_the_html_table():
     for whole in ("RF20260701001", "2026-07-15"):
         assert f'<span style="white-space:nowrap">{whole}</span>' in html
     assert "&lt;approved&gt;" in html and "<approved>" not in html
+    # Kept whole, a wide table scrolls sideways in its own box rather than spill out.
+    assert html.startswith("<div class='ta-scroll' style='overflow-x:auto'><table>")
 
 
 def test_the_text_table_aligns_numbers_right_and_counts_cjk_as_two_columns():

@@ -43,10 +43,12 @@ class Table:
     def _repr_html_(self) -> str:
         # Long cells wrap (at any character if they must), and no column is squeezed
         # below a short word: the table fits a 1,024-pixel screen. Numbers, ids and
-        # dates never split (html_text keeps each on one line).
+        # dates never split (html_text keeps each on one line); a table that is still
+        # wider than the notebook scrolls sideways in its own box, nothing cut off.
         cell = ("<{0} style='text-align:left;overflow-wrap:anywhere;min-width:5em'>"
                 "{1}</{0}>").format
         rows = [(self.header, "th"), *((row, "td") for row in self.rows)]
-        return (f"<table><caption>{html.escape(self.caption)}</caption>" + "".join(
+        return (f"<div class='ta-scroll' style='overflow-x:auto'><table><caption>"
+                f"{html.escape(self.caption)}</caption>" + "".join(
             "<tr>" + "".join(cell(tag, html_text(c)) for c in row) + "</tr>"
-            for row, tag in rows) + "</table>")
+            for row, tag in rows) + "</table></div>")
