@@ -22,15 +22,7 @@ from tinyagent.course.catalogue import NAMES, make_strategies
 from tinyagent.course.evaluation import evaluate, planted_dialog
 from tinyagent.llm import LlmClient
 
-
-def seeds(text: str) -> range:
-    """"0-19" -> range(0, 20); "7" -> range(7, 8)."""
-    first, _, last = text.partition("-")
-    try:
-        return range(int(first), int(last or first) + 1)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"seeds must be N or N-M, like 0-19 (got {text!r})") from None
+from seed_sweep import seeds  # the same "0-19" / "7" form, one parser for both
 
 
 def main() -> None:
