@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import chat_template
+from recording_proxy import send_json  # one JSON reply, as the proxy sends it
 
 DEFAULT_MAX_TOKENS = 512  # when a request sets none: one reply never runs away
 # Greedy decoding makes the answers repeatable, and makes a small model loop until
@@ -161,15 +162,7 @@ def serve(path: Path, alias: str, host: str, port: int, *, n_ctx: int = 4096,
 
     class Handler(BaseHTTPRequestHandler):
         def send(self, status: int, body: dict[str, Any]) -> None:
-            raw = json.dumps(body, ensure_ascii=False).encode()
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-            except OSError:  # the client gave up (its timeout): nothing to tell it
-                pass
+            send_json(self, status, json.dumps(body, ensure_ascii=False).encode())
 
         def do_GET(self) -> None:  # noqa: N802 (the http.server name)
             if self.path.rstrip("/").endswith("/models"):

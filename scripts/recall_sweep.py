@@ -14,23 +14,18 @@ summary says, so only the facts column tells a good summarizer from a useless on
 
 from __future__ import annotations
 
-import argparse
 import os
+
+from seed_sweep import dialog_parser  # --seeds and --turns, as seed_sweep reads them
 
 from tinyagent.course.baselines import useless_strategy
 from tinyagent.course.catalogue import NAMES, make_strategies
 from tinyagent.course.evaluation import evaluate, planted_dialog
 from tinyagent.llm import LlmClient
 
-from seed_sweep import seeds  # the same "0-19" / "7" form, one parser for both
-
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=seeds, default=range(20),
-                        help="the planted dialogs to play: 0-19 (default), 3 or 0-4")
-    parser.add_argument("--turns", type=int, default=50,
-                        help="turns per dialog (default 50)")
+    parser = dialog_parser(__doc__)
     parser.add_argument("--lang", choices=["en", "zh"], default="en",
                         help="the English (default) or the Chinese dialogs")
     args = parser.parse_args()

@@ -168,14 +168,7 @@ class RecordingProxy:
             if fault and fault.name != "tool":  # a tool call is the server's own
                 exchange.reply = bend(exchange.reply, fault.name, fault.shape)
                 raw = json.dumps(exchange.reply).encode()
-        try:
-            handler.send_response(status)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(raw)))
-            handler.end_headers()
-            handler.wfile.write(raw)
-        except OSError:  # the client gave up (its timeout): nothing to tell it
-            pass
+        send_json(handler, status, raw)
 
     def forward(self, handler: BaseHTTPRequestHandler,
                 body: bytes) -> tuple[int, bytes]:
@@ -194,6 +187,18 @@ class RecordingProxy:
             return 502, json.dumps({"error": {"message": str(exc)}}).encode()
         finally:
             connection.close()
+
+
+def send_json(handler: BaseHTTPRequestHandler, status: int, raw: bytes) -> None:
+    """Answer with a JSON body; a client that already gave up is not an error."""
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(raw)))
+        handler.end_headers()
+        handler.wfile.write(raw)
+    except OSError:  # the client gave up (its timeout): nothing to tell it
+        pass
 
 
 def wait_for_hangup(handler: BaseHTTPRequestHandler, seconds: float) -> None:

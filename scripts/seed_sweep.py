@@ -67,8 +67,8 @@ def marks_sweep(args: argparse.Namespace) -> None:
     for high in (1000, 1400, 1800, 2200, 2600, 3000):
         sizes = {"high_tokens": high, "low_tokens": 500}
         llm = RecordingClient()
-        result = evaluate(llm, dialog, {"compact": lambda: STRATEGIES[
-            "compact"].make(llm, **sizes)})
+        result = evaluate(llm, dialog, {"compact": lambda llm=llm, sizes=sizes:
+                                        STRATEGIES["compact"].make(llm, **sizes)})
         print("  ".join([f"{f'{high}/500':>10}",
                          *(f"{100 * bill(llm.runs[0], r) / base[r]:>9.1f}%"
                            for r in RULES),
@@ -122,12 +122,18 @@ def sweep_row(llm: LlmClient, seed: int, turns: int) -> list[float]:
             *(100 * s.total_tokens / full.total_tokens for s in (summary, hybrid))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def dialog_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The options every sweep shares: which planted dialogs, how long."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
     parser.add_argument("--seeds", type=seeds, default=range(20),
                         help="the planted dialogs to play: 0-19 (default), 3 or 0-4")
     parser.add_argument("--turns", type=int, default=50,
                         help="turns per dialog (default 50)")
+    return parser
+
+
+def main() -> None:
+    parser = dialog_parser(__doc__)
     parser.add_argument("--check", action="store_true",
                         help="exit with status 1 if a seed misses a target")
     parser.add_argument("--compact", action="store_true",

@@ -152,10 +152,10 @@ class ReActAgent:
         trace = RunTrace(question=text, messages=messages)
         turn_start = len(messages) - 1  # the new user message: what memory will get
         schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
-        previous_calls: list[ToolCall] | None = None
+        previous_calls: list[ToolCall] = []  # a step always makes a call: never equal
         repeats, zh = 0, is_chinese(text)
         if self.labels_lang == "auto":
-            self.labels = LABELS[is_chinese(text)]
+            self.labels = LABELS[zh]
         self._say(f"{self.labels['user']}{text}")
         for number in range(1, self.max_steps + 1):
             tokens = count_messages_tokens(messages) + tools_tokens
@@ -178,8 +178,7 @@ class ReActAgent:
             step = Step(response.content, list(response.tool_calls[:limit]))
             extra = len(response.tool_calls) - len(step.tool_calls)
             trace.steps.append(step)
-            repeated = previous_calls is not None and same_calls(previous_calls,
-                                                                 step.tool_calls)
+            repeated = same_calls(previous_calls, step.tool_calls)
             repeats, previous_calls = repeats + 1 if repeated else 0, step.tool_calls
             if repeats >= 2:  # warned once already: stop the turn
                 return self._stop(trace, "repeated_call", messages, turn_start, tokens)
@@ -227,8 +226,9 @@ class ReActAgent:
         try:  # a session's add_all stores the whole turn in one transaction
             if hasattr(self.memory, "add_all"):
                 self.memory.add_all(messages)  # type: ignore[attr-defined]
-            for message in [] if hasattr(self.memory, "add_all") else messages:
-                self.memory.add(message)
+            else:
+                for message in messages:
+                    self.memory.add(message)
         except Exception as exc:  # a database, say: read-only, locked, full
             raise TurnNotSavedError(answer, exc) from exc
 

@@ -18,6 +18,6 @@ from .token_window import TokenWindowChatMemory
 from .window import SlidingWindowChatMemory
 
 __all__ = ["SUMMARY_FOOTER", "SUMMARY_HEADER", "BaseChatMemory", "ChatMemory",
-           "CompactChatMemory", "CompressedMemory", "HybridChatMemory", "InMemoryChatMemory",
-           "SlidingWindowChatMemory", "Summarizer", "SummaryChatMemory",
-           "TokenWindowChatMemory", "drop_orphans", "split_turns"]
+           "CompactChatMemory", "CompressedMemory", "HybridChatMemory",
+           "InMemoryChatMemory", "SlidingWindowChatMemory", "Summarizer",
+           "SummaryChatMemory", "TokenWindowChatMemory", "drop_orphans", "split_turns"]

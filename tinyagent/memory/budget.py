@@ -126,8 +126,10 @@ def shrunk(line: str, find_ids: Callable[[str], list[str]]) -> str | None:
     """An open line cut to its ids and the word that makes it open; None for a
     resolved line, a line without ids, or one that short already."""
     found, mark = find_ids(line), OPEN.search(line)
-    small = f"- {', '.join(found)} ({mark.group(0).lstrip('- ')})" if found and mark else ""
-    return small if small and len(small) < len(line) else None
+    if not found or not mark:
+        return None
+    small = f"- {', '.join(found)} ({mark.group(0).lstrip('- ')})"  # "- Reason" too
+    return small if len(small) < len(line) else None
 
 
 def _clip_tokens(text: str, max_tokens: int) -> str:
