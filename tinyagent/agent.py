@@ -22,10 +22,10 @@ from .guards import (
     REPEAT_NOTICE,
     TOO_MANY_CALLS,
     apology,
-    is_chinese,
     no_progress,
     same_calls,
 )
+from .lang import is_chinese
 from .llm import SupportsChat
 from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, ToolCall, clip

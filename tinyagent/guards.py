@@ -14,7 +14,6 @@ similarity by meaning (embeddings), and a guard on money spent.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -75,11 +74,6 @@ def no_progress(thoughts: Sequence[str]) -> bool:
     last = [thought.strip() for thought in thoughts if thought.strip()][-3:]
     return len(last) == 3 and all(jaccard(a, b) >= NO_PROGRESS_JACCARD
                                   for a, b in combinations(last, 2))
-
-
-def is_chinese(text: str) -> bool:
-    """True when `text` holds Chinese characters: the agent then answers in Chinese."""
-    return re.search(r"[\u4e00-\u9fff]", text) is not None
 
 
 def apology(reason: str, chinese: bool, tokens: int, max_steps: int,

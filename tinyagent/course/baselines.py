@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..guards import is_chinese
+from ..lang import is_chinese
 from ..llm import LlmClient
 from ..memory.hybrid import HybridChatMemory
 from ..messages import ChatMessage

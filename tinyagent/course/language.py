@@ -1,13 +1,10 @@
-"""The course's language: English, or Chinese for the notebooks in notebooks/zh.
+"""Chinese labels in plots, and the course's view of the one language switch.
 
-Introduced in notebooks/zh/00: its setup cell calls `set_lang("zh")` once, and from
-then on every course printer and exercise checker speaks Chinese. Each of them also
-takes `lang=` to override the notebook's setting for one call. Texts are written in
-pairs where they are used, `say("3 checks pass", "3 项检查通过")`, so a translation
-cannot drift away from the sentence it translates. The package core (agent, memory,
-tools) does not read this setting: it takes `lang=` or follows the user's own words.
-`use_chinese_font()` lets matplotlib draw Chinese labels. Left out: other languages,
-plural rules and a message catalogue.
+The switch itself (`set_lang`, `get_lang`, `say`, `is_chinese`) is tinyagent/lang.py,
+below every layer of the package; it is re-exported here because the course's
+printers and checkers were its first users (notebooks/zh/00). This module adds
+`use_chinese_font()`, which lets matplotlib draw Chinese labels. Left out: fonts for
+other scripts.
 """
 
 from __future__ import annotations
@@ -15,37 +12,7 @@ from __future__ import annotations
 import re
 import warnings
 
-from ..guards import is_chinese  # the agent's own test: one definition of Chinese
-
-LANGS = ("en", "zh")
-
-# A plain module global, not a ContextVar: a notebook sets it in one cell and reads it
-# in the next, and IPython may run each cell in a fresh context.
-_current = "en"
-
-
-def set_lang(lang: str) -> None:
-    """Set the notebook's language for course output: "en" or "zh"."""
-    global _current
-    _current = check_lang(lang)
-
-
-def get_lang(lang: str | None = None) -> str:
-    """`lang` if given, else the notebook's setting (English unless `set_lang`)."""
-    return _current if lang is None else check_lang(lang)
-
-
-def check_lang(lang: str) -> str:
-    """`lang` itself, or ValueError naming it when it is neither "en" nor "zh"."""
-    if lang not in LANGS:
-        raise ValueError(f"lang must be 'en' or 'zh', got {lang!r}")
-    return lang
-
-
-def say(en: str, zh: str, lang: str | None = None) -> str:
-    """The English or the Chinese text, as `lang` (or the notebook) asks."""
-    return zh if get_lang(lang) == "zh" else en
-
+from ..lang import LANGS, check_lang, get_lang, is_chinese, say, set_lang
 
 # Fonts with Chinese glyphs, the common ones first: Linux (Noto, WenQuanYi), Windows,
 # macOS. matplotlib's default font has none, so Chinese labels would draw as boxes.

@@ -15,12 +15,13 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice
 from typing import Any
 
+from ..lang import is_chinese
 from ..llm import SupportsChat
 from ..messages import ChatMessage
 from ..storage.base import SummaryState
 from ..tokens import count_message_tokens
 from .base import BaseChatMemory, check_size
-from .summarizer import CJK, Summarizer, summary_message, summary_text
+from .summarizer import Summarizer, summary_message, summary_text
 
 
 def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> int:
@@ -84,7 +85,7 @@ class CompressedMemory(BaseChatMemory):
         if not text:
             self._summary = None
             return
-        lang = self.fence_lang or ("zh" if CJK.search(text) else "en")
+        lang = self.fence_lang or ("zh" if is_chinese(text) else "en")
         self._summary = summary_message(text, lang)
 
     def _held_past(self, limit: int) -> bool:

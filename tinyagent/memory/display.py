@@ -20,7 +20,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from ..guards import is_chinese
+from ..lang import is_chinese
 from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens
 

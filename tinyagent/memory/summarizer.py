@@ -31,6 +31,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from ..lang import is_chinese
 from ..llm import SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .base import check_size
@@ -53,7 +54,6 @@ IDS_LINES = {"en": IDS_LINE, "zh": IDS_LINE_ZH}
 # The fallback's labels: a quoted request, an answer by role.
 ASKED = {"en": "user asked: ", "zh": "用户问："}
 ROLES_ZH = {"assistant": "助手：", "tool": "工具结果：", "system": "系统："}
-CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # The summary reaches the model as a system message next to the system prompt
 # (providers reject system messages mid-history), fenced as data: what a user said
@@ -100,7 +100,7 @@ def dialog_lang(previous: str | None, messages: Sequence[ChatMessage]) -> str:
     `messages`, the previous summary's language decides."""
     users = [m.content for m in messages if m.role is Role.USER]
     text = " ".join(users) if users else previous or ""
-    return "zh" if CJK.search(text) else "en"
+    return "zh" if is_chinese(text) else "en"
 
 
 def summary_message(summary: str, lang: str = "en") -> ChatMessage:

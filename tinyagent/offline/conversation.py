@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..lang import is_chinese
 from . import intents
 
 SUMMARY_MARK = re.compile(r"summary|摘要|总结", re.I)
@@ -62,7 +63,7 @@ class Conversation:
 
     @property
     def lang(self) -> str:
-        return "zh" if intents.is_chinese(self.user_text) else "en"
+        return "zh" if is_chinese(self.user_text) else "en"
 
     @classmethod
     def read(cls, messages: list[dict[str, Any]],

@@ -14,8 +14,6 @@ import re
 
 from . import statements
 
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
 # -- ids and names. Lookarounds keep an order number from matching inside a date, a
 # price (¥19999), a refund number or a tracking number.
 ORDER_ID = re.compile(r"(?<![A-Za-z\d¥$.,])\d{5}(?!\d|,\d{3}|\.\d)")
@@ -87,11 +85,6 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("time", _rule(r"\bwhat\s+(time|day|date)\b|\btoday'?s\s+date\b",
                    r"几点|几号|什么时间|日期")),
 ]
-
-
-def is_chinese(text: str) -> bool:
-    """True when the text holds CJK characters: then the clerk answers in Chinese."""
-    return CJK.search(text) is not None
 
 
 def detect_intent(text: str) -> str:

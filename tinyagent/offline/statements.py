@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..lang import is_chinese
+
 # topic -> (English, Chinese) label of its ledger line; the order is the precedence.
 TOPICS = {"budget": ("Budget", "预算"), "contact": ("Contact", "联系方式"),
           "delivery": ("Delivery", "送货"), "reason": ("Reason", "原因"),
@@ -136,7 +138,7 @@ def shorten(sentence: str, topic: str) -> str:
     """The sentence in its own words, cut to the clauses that hold a cue of `topic`
     when long; numbers and codes the cut would lose are kept in brackets."""
     text = LEAD.sub("", " ".join(sentence.split())).strip(" .。!！")
-    zh = re.search(r"[\u4e00-\u9fff]", text) is not None
+    zh = is_chinese(text)
     width = MAX_CHARS[zh]
     if len(text) <= width and topic != "reason":
         return text

@@ -21,6 +21,7 @@ import json
 import re
 from typing import Any
 
+from ..lang import is_chinese
 from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
@@ -168,7 +169,7 @@ def fact_lines(messages: list[dict[str, Any]]) -> list[str]:
     """The merged ledger: the previous summary's facts updated by the new messages."""
     previous, entries = read_input(messages)
     users = [t for r, t in entries if r == "user"]
-    zh = intents.is_chinese(" ".join(users) if users else " ".join(previous))
+    zh = is_chinese(" ".join(users) if users else " ".join(previous))
     ledger = Ledger()
     for block in previous:
         read_previous(ledger, block)
@@ -217,7 +218,7 @@ def summarize(messages: list[dict[str, Any]]) -> str:
     lines = fact_lines(messages)
     system = next((m.get("content") or "" for m in messages
                    if m.get("role") == "system"), "")
-    zh = intents.is_chinese(" ".join(str(m.get("content") or "") for m in messages
+    zh = is_chinese(" ".join(str(m.get("content") or "") for m in messages
                                      if m.get("role") == "user"))
     if "JSON" not in system:
         return "\n".join(f"- {line}" for line in lines) or (
