@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from zh_text import english_sentences
+from zh_text import english_sentences, stray_english
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CHINESE = sorted((NOTEBOOKS / "zh").glob("[0-9][0-9]_*.ipynb"))
@@ -23,12 +23,15 @@ def cells(path: Path, kind: str) -> list[str]:
 
 
 def outputs(path: Path) -> list[str]:
-    """Every text a code cell shows: printed streams and plain-text results."""
+    """Every text a code cell shows: printed streams and plain-text results. A
+    picture's plain-text stand-in ("<Figure size 800x450 with 1 Axes>") is not shown
+    where the picture is, so it is left out."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
     texts = []
     for cell in notebook["cells"]:
         for out in cell.get("outputs", []):
-            plain = out.get("data", {}).get("text/plain", "")
+            data = out.get("data", {})
+            plain = "" if "image/png" in data else data.get("text/plain", "")
             for text in (out.get("text", ""), plain):
                 texts.append("".join(text) if isinstance(text, list) else text)
     return texts
@@ -76,6 +79,39 @@ def test_no_english_sentence_in_the_stored_outputs(path):
     """What a Chinese notebook shows is Chinese: code names and model names aside."""
     found = [s for text in outputs(path) for s in english_sentences(text)]
     assert not found, f"{path.name} shows English: {found[:5]}"
+
+
+@pytest.mark.parametrize("path", CHINESE, ids=lambda p: p.name)
+def test_no_stray_english_word_in_the_stored_outputs(path):
+    """What a Chinese notebook shows has no English word: ids, code, names aside."""
+    found = [(word, text.strip()[:80]) for text in outputs(path)
+             for line in text.splitlines() for word in stray_english(line)]
+    assert not found, f"{path.name} shows English: {found[:8]}"
+
+
+@pytest.mark.parametrize("english", ["signed for by the recipient",
+                                     "Approved refunds reach", "in-memory",
+                                     "window 6", "[user]"])
+def test_stray_english_catches_english_in_chinese_output(english):
+    """A store text, a strategy label or a transcript's role tag left in English is
+    caught, alone and inside a Chinese line."""
+    assert stray_english(english)
+    assert stray_english(f"最新物流：{english} 订单 88231")
+
+
+@pytest.mark.parametrize("shown", [
+    "0  user       帮我查一下订单 88231 的物流到哪了",   # a role column
+    "角色： ['system', 'user', 'assistant', 'tool']",     # a list's repr
+    '  "type": "function",',                              # a tool schema
+    "承运商 顺丰速运，运单号 SF123456789…",                # an id cut by a preview
+    "class ChatMemory(Protocol):",                        # source code
+    "keep_recent 必须小于 threshold（当前 keep_recent=8, threshold=8）",
+    "sqlite:///srv/bitmall/sessions.db  -> SqliteStore",
+    "07.restore：还没有写。",
+])
+def test_stray_english_lets_identifiers_through(shown):
+    """Identifiers the learner types, code, reprs and ids are not English prose."""
+    assert stray_english(shown) == []
 
 
 def test_every_english_notebook_has_a_chinese_twin():

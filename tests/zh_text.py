@@ -5,9 +5,15 @@ Shared by the tests of the Chinese store and of the Chinese notebooks.
 
 import re
 
-# Ids, model names ("S20 Pro", "AirX", "BandPro") and the word "token".
-ALLOWED = re.compile(r"RF\d{11}|[A-Z]{2}\d{10}|\b[A-Z]\d{1,3}(?: (?:Pro|Max|Lite))?\b"
-                     r"|\b[A-Z][a-z]+[A-Z][A-Za-z]*\b|\bSF\b|\btoken\b")
+# Ids, model names ("S20 Pro", "AirX", "BandPro") and the word "token"; an id or a
+# model name cut short by a preview's "…" ("SF123456789…", "S20 Ma…"), or a model whose
+# number a lossy summary dropped ("… Pro"); the offline model's names
+# ("bitmall-offline+error") and the tokenizer's ("cl100k").
+ALLOWED = re.compile(r"\b[A-Z]{2}\d+…|\b[A-Z]\d{1,3} [A-Z][a-z]{0,3}…"
+                     r"|…\s(?:Pro|Max|Lite)\b"
+                     r"|RF\d{11}|[A-Z]{2}\d{10}|\b[A-Z]\d{1,3}(?: (?:Pro|Max|Lite))?\b"
+                     r"|\b[A-Z][a-z]+[A-Z][A-Za-z]*\b|\bSF\b|\btoken\b"
+                     r"|\bbitmall-offline(?:\+\w+)?|\bcl100k\b")
 # An English sentence: three or more plain words in a row. Identifiers (snake_case,
 # camelCase, dotted names) are not plain words, so code and JSON keys pass.
 # Python's True, False and None are values, not words; a dot between words joins them
@@ -35,9 +41,15 @@ NAMES = {
     "OpenAI", "DeepSeek", "Qwen", "Colab", "Binder", "SQLite", "PostgreSQL", "MySQL",
     "Redis", "Nexus", "Chromium", "pytest", "nbval", "pip", "conda", "matplotlib",
     "tinyagent", "llama", "cpp", "gguf", "ms", "KB", "MB", "px", "id", "ids",
+    "openai", "deepseek", "qwen", "Playground", "Alice", "Bob", "Carol", "Dave",
 }
 CODE = re.compile(
-    r"`[^`\n]*`"                                   # `inline code`
+    # A line of Python source (inspect.getsource): a block header ending in ":", or
+    # a return, import, raise or decorator.
+    r"(?m:^[ \t]*(?:(?:def|class|if|elif|else|for|while|with|try|except)\b.*:"
+    r"|(?:return|import|raise|@\w+)\b.*)[ \t]*$)"
+    r"|`[^`\n]*`"                                  # `inline code`
+    r"|\b\w+\([^()\n]*\)"                         # a call with its arguments
     r"|--?[a-z][\w-]*"                             # --lang, -n
     r"|\b[A-Za-z_]\w*(?:\.\w+)+\b"                  # dotted.names, file.py
     r"|\b[A-Za-z]*_\w*"                            # snake_case, _private, __init__
@@ -48,7 +60,14 @@ CODE = re.compile(
     r"|(?<==)\s*['\"]?\w+"                         # =value, ='value'
     r"|['\"]\w+['\"](?=\s*:)"                      # JSON and dict keys: "status":
     r"|\b(?:True|False|None|def|self|return|import|from|lambda)\b"  # Python itself
-    r"|\bhttps?://\S+"
+    r"|\b[a-z][a-z0-9+.-]*://\S+"                  # URLs: https://, sqlite:///
+    r"|'[A-Za-z_]\w*'"                             # a str's repr: 'user', 'alice'
+    r"|(?<=:\s)\"\w+\""                           # a one-word JSON value: "function"
+    r"|\"[A-Za-z_]\w*…"                            # a JSON key or value cut short
+    r"|\b\d\d\.\w+"                               # an exercise: 07.restore
+    r"|[A-Za-z]+(?=\|)"                            # tokens shown split: By| the|
+    # A message's role in a role column: the API's value, padded (not "[user]").
+    r"|(?m:(?<![\[\w])(?:system|user|assistant|tool)(?=[ \t]{2,}|$))"
 )
 
 
@@ -58,8 +77,11 @@ def stray_english(text: str, allowed: set[str] = frozenset()) -> list[str]:
     >>> stray_english("订单 88231 由 SF Express 承运，`queryOrder` 已查询")
     ['Express']
     """
+    # A word the text also uses as a keyword argument ("threshold=8") is a parameter's
+    # name wherever it appears in that text ("必须小于 threshold").
+    named = set(re.findall(r"\b([A-Za-z_]\w*)=", text))
     rest = CODE.sub(" ", ALLOWED.sub(" ", text))
     words = re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]", rest)
     return [w for w in words
             if w not in NAMES and w.lower() not in NAMES and w not in allowed
-            and len(w) > 1]
+            and w not in named and len(w) > 1]
