@@ -101,14 +101,14 @@ def timings() -> list[Timing]:
     return [measure(p) for p in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))]
 
 
-TITLES_ZH = ("环境与导览", "无状态的失败", "内存记忆", "滑动窗口", "摘要记忆",
+TITLES_ZH = ("环境与导览", "无状态的失败", "全量记忆", "滑动窗口", "摘要记忆",
              "混合记忆", "策略对比", "生产级记忆")
 
 
 def table(rows: list[Timing], lang: str = "en") -> str:
     """The README's table: the measures, then the minutes (`lang`: its README's)."""
     zh = lang == "zh"
-    head = ("| notebook | 英文词数 | 代码行 | 输出行 | 练习 | 自学 "
+    head = ("| 课 | 英文词数 | 代码行 | 输出行 | 练习 | 自学 "
             "| 工作坊 |" if zh else
             "| notebook | words | code lines | output lines | exercises | on your own "
             "| in a workshop |")
