@@ -42,6 +42,8 @@ NAMES = {
     "Redis", "Nexus", "Chromium", "pytest", "nbval", "pip", "conda", "matplotlib",
     "tinyagent", "llama", "cpp", "gguf", "ms", "KB", "MB", "px", "id", "ids",
     "openai", "deepseek", "qwen", "Playground", "Alice", "Bob", "Carol", "Dave",
+    # the structured summary's JSON keys, which its Chinese prompt names as they are
+    "goal", "preferences", "resolved", "pending",
 }
 CODE = re.compile(
     # A line of Python source (inspect.getsource): a block header ending in ":", or
