@@ -340,18 +340,18 @@ def test_the_repeat_notice_speaks_the_users_language():
 
 
 def test_a_chinese_agent_sends_a_chinese_system_prompt_and_memory_hint():
-    """labels="zh": the package's prompt and memory hint are Chinese; "auto" picks by
+    """lang="zh": the package's prompt and memory hint are Chinese; "auto" picks by
     each user message; a system_prompt of one's own is kept as given."""
     from tinyagent import InMemoryChatMemory
     from tinyagent.agent import MEMORY_HINT_ZH, SYSTEM_PROMPT, SYSTEM_PROMPT_ZH
 
     memory = InMemoryChatMemory()
-    chinese = agent(labels="zh", memory=memory).build_messages("退款")[0].content
+    chinese = agent(lang="zh", memory=memory).build_messages("退款")[0].content
     assert chinese == SYSTEM_PROMPT_ZH + "\n\n" + MEMORY_HINT_ZH
-    auto = agent(labels="auto")
+    auto = agent(lang="auto")
     assert auto.build_messages("退款")[0].content == SYSTEM_PROMPT_ZH
     assert auto.build_messages("refund")[0].content == SYSTEM_PROMPT
-    own = agent(labels="zh", system_prompt="Be brief.")
+    own = agent(lang="zh", system_prompt="Be brief.")
     assert own.build_messages("退款")[0].content == "Be brief."
 
 

@@ -6,15 +6,17 @@ injected from outside (notebook 02), so strategies are swappable. Four guards st
 turn that goes wrong: max steps, repeated call (`same_calls`), token budget and no
 progress (`no_progress`). Two more keep a misbehaving model in bounds: an empty reply
 is never taken as the answer, and one step runs at most `max_tool_calls_per_step`
-tools. `labels` is the agent's language: its trace and system prompt are English
-unless `labels="zh"` (or "auto": each user message's). Left out: streaming, parallel
-tool execution and human approval of tool calls.
+tools. `lang` is the language of the agent's system prompt and printed trace: "en",
+"zh", "auto" (each user message's own), or None, the package's setting read at every
+turn (`set_lang("zh")`, notebooks/zh/00). Whatever it is, the model is told to answer
+in the customer's language, and an apology follows the question's language. Left
+out: streaming, parallel tool execution and human approval of tool calls.
 """
 
 from __future__ import annotations
 
 from .guards import APOLOGIES, apology
-from .lang import is_chinese
+from .lang import get_lang, is_chinese
 from .llm import SupportsChat
 from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, clip
@@ -34,12 +36,14 @@ SYSTEM_PROMPT = (
     "language.")
 MEMORY_HINT = ("The earlier turns of this conversation follow. Resolve references "
                "such as 'it', 'that order' or '那个' from them.")
-# The same two texts for an agent that speaks Chinese (labels="zh", notebooks/zh).
+# The same two texts for an agent that speaks Chinese (lang="zh", notebooks/zh).
 SYSTEM_PROMPT_ZH = ("你是在线商店比特严选的客服助手，负责订单、物流、退款和商品方面的"
                     "问题。请用工具查询事实，不要编造订单信息、价格或政策。回答要简洁，"
                     "使用客户的语言。")
 MEMORY_HINT_ZH = "下面是本次对话之前的几轮。请据此理解“它”“那个订单”等指代。"
-LABELS = (TRACE_LABELS["en"], TRACE_LABELS["zh"])  # indexed by "is Chinese"
+SYSTEM_PROMPTS = {"en": SYSTEM_PROMPT, "zh": SYSTEM_PROMPT_ZH}
+MEMORY_HINTS = {"en": MEMORY_HINT, "zh": MEMORY_HINT_ZH}
+AGENT_LANGS = ("en", "zh", "auto", None)
 
 
 class TurnNotSavedError(RuntimeError):
@@ -58,23 +62,22 @@ class ReActAgent:
                  max_tokens: int = 8000, memory: ChatMemory | None = None,
                  verbose: bool = True, *, system_prompt: str | None = None,
                  remember_tool_calls: bool = False,
-                 max_tool_calls_per_step: int = 8, labels: str = "en") -> None:
+                 max_tool_calls_per_step: int = 8, lang: str | None = None,
+                 labels: str | None = None) -> None:
         check_size("max_steps", max_steps, 1, "one model call")
         check_size("max_tokens", max_tokens, 1, "a budget of prompt tokens")
         check_size("max_tool_calls_per_step", max_tool_calls_per_step, 1,
                    "one tool call")
-        if labels not in ("en", "zh", "auto"):
-            raise ValueError(f"labels must be 'en', 'zh' or 'auto', got {labels!r}")
-        self.labels_lang = labels  # "auto": the trace follows each user message
+        self.lang = agent_lang(lang, labels)
         self.llm, self.tools, self.memory = check_agent_parts(llm, tools, memory)
         self.max_steps, self.max_tokens, self.verbose = max_steps, max_tokens, verbose
-        self.labels = LABELS[labels == "zh"]
+        # The printed trace's labels, in the language of the latest turn.
+        self.trace_labels = TRACE_LABELS[self.turn_lang("")]
         # A model may ask for 2,000 refunds in one reply; the rest are refused.
         self.max_tool_calls_per_step = max_tool_calls_per_step
-        # None: the package's prompt in the agent's language ("auto": per message).
+        # None: the package's prompt in the turn's language (see `turn_lang`).
         self.custom_prompt = system_prompt is not None
-        self.system_prompt = system_prompt or (SYSTEM_PROMPT_ZH if labels == "zh"
-                                               else SYSTEM_PROMPT)
+        self.system_prompt = system_prompt or SYSTEM_PROMPTS[self.turn_lang("")]
         # Off by default: remembering tool calls costs many tokens (notebook 02).
         self.remember_tool_calls = remember_tool_calls
         self.last_trace: RunTrace | None = None
@@ -87,19 +90,22 @@ class ReActAgent:
         prompt, because some providers reject system messages in mid-history.
         """
         history = self.memory.messages() if self.memory is not None else []
-        zh = self.labels_lang == "zh" or (self.labels_lang == "auto" and
-                                          is_chinese(text))
-        system = self.system_prompt
-        if not self.custom_prompt and self.labels_lang == "auto":
-            system = SYSTEM_PROMPT_ZH if zh else SYSTEM_PROMPT
+        lang = self.turn_lang(text)
+        system = self.system_prompt if self.custom_prompt else SYSTEM_PROMPTS[lang]
         if self.memory is not None:
-            system += "\n\n" + (MEMORY_HINT_ZH if zh else MEMORY_HINT)
+            system += "\n\n" + MEMORY_HINTS[lang]
         while history and history[0].role is Role.SYSTEM:
             system += "\n\n" + history.pop(0).content
         # Kept while the text is unchanged: its token count is cached on the message.
         if self._system is None or self._system.content != system:
             self._system = ChatMessage.system(system)
         return [self._system, *history, ChatMessage.user(text)]
+
+    def turn_lang(self, text: str) -> str:
+        """The language of the prompt and trace for user message `text`."""
+        if self.lang == "auto":
+            return "zh" if is_chinese(text) else "en"
+        return get_lang(self.lang)  # None: the package's setting, read every turn
 
     def run(self, text: str) -> str:
         """Answer one user message; the trace is in `self.last_trace` afterwards.
@@ -111,9 +117,8 @@ class ReActAgent:
         check_user_text(text)
         turn = Turn.start(self.build_messages(text), text)
         schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
-        if self.labels_lang == "auto":
-            self.labels = LABELS[turn.zh]
-        self._say(f"{self.labels['user']}{text}")
+        self.trace_labels = TRACE_LABELS[self.turn_lang(text)]
+        self._say(f"{self.trace_labels['user']}{text}")
         for number in range(1, self.max_steps + 1):
             tokens = count_messages_tokens(turn.messages) + tools_tokens
             # Checked before every model call: a request past the budget would be
@@ -142,8 +147,8 @@ class ReActAgent:
                                    self.max_tokens)
         self.last_trace = trace  # set first: the answer is known even if saving fails
         self._remember(turn.own, trace.answer)
-        self._say(stop_line(reason, trace, self.labels))
-        self._say(f"{self.labels['agent']}{trace.answer}")
+        self._say(stop_line(reason, trace, self.trace_labels))
+        self._say(f"{self.trace_labels['agent']}{trace.answer}")
         return trace.answer
 
     def _remember(self, own: list[ChatMessage], answer: str) -> None:
@@ -168,8 +173,19 @@ class ReActAgent:
             print(line)
 
     def _say_step(self, number: int, step: Step) -> None:
-        for line in step_lines(number, step, self.labels) if self.verbose else ():
-            print(line)
+        for line in step_lines(number, step, self.trace_labels):
+            self._say(line)
+
+
+def agent_lang(lang: str | None, labels: str | None = None) -> str | None:
+    """The agent's `lang` checked; `labels` is its older name, meaning the same."""
+    if labels is not None and lang is not None and labels != lang:
+        raise TypeError(f"labels={labels!r} and lang={lang!r} disagree: pass lang only")
+    lang = labels if lang is None else lang
+    if lang not in AGENT_LANGS:
+        raise ValueError(f"lang must be 'en', 'zh', 'auto' (each user message's) or "
+                         f"None (the setting, set_lang), got {lang!r}")
+    return lang
 
 
 def check_user_text(text: str) -> None:
