@@ -44,6 +44,7 @@ MEMORY_HINT_ZH = "下面是本次对话之前的几轮。请据此理解“它�
 SYSTEM_PROMPTS = {"en": SYSTEM_PROMPT, "zh": SYSTEM_PROMPT_ZH}
 MEMORY_HINTS = {"en": MEMORY_HINT, "zh": MEMORY_HINT_ZH}
 AGENT_LANGS = ("en", "zh", "auto", None)
+DEFAULT_PROMPT_TOKENS = 8000  # the budget notebook 02 watches a conversation grow to
 
 
 class TurnNotSavedError(RuntimeError):
@@ -59,18 +60,22 @@ class ReActAgent:
     """A BitMall clerk: `agent.run("Where is my order 88231?")` returns the answer."""
 
     def __init__(self, llm: SupportsChat, tools: ToolRegistry, max_steps: int = 10,
-                 max_tokens: int = 8000, memory: ChatMemory | None = None,
+                 max_prompt_tokens: int = DEFAULT_PROMPT_TOKENS,
+                 memory: ChatMemory | None = None,
                  verbose: bool = True, *, system_prompt: str | None = None,
                  remember_tool_calls: bool = False,
                  max_tool_calls_per_step: int = 8, lang: str | None = None,
-                 labels: str | None = None) -> None:
+                 labels: str | None = None, max_tokens: int | None = None) -> None:
         check_size("max_steps", max_steps, 1, "one model call")
-        check_size("max_tokens", max_tokens, 1, "a budget of prompt tokens")
+        max_prompt_tokens = prompt_budget(max_prompt_tokens, max_tokens)
         check_size("max_tool_calls_per_step", max_tool_calls_per_step, 1,
                    "one tool call")
         self.lang = agent_lang(lang, labels)
         self.llm, self.tools, self.memory = check_agent_parts(llm, tools, memory)
-        self.max_steps, self.max_tokens, self.verbose = max_steps, max_tokens, verbose
+        self.max_steps, self.verbose = max_steps, verbose
+        # The prompt-token budget, checked before every model call. Not the reply's
+        # cap: that is the client's `max_reply_tokens`.
+        self.max_prompt_tokens = max_prompt_tokens
         # The printed trace's labels, in the language of the latest turn.
         self.trace_labels = TRACE_LABELS[self.turn_lang("")]
         # A model may ask for 2,000 refunds in one reply; the rest are refused.
@@ -101,6 +106,11 @@ class ReActAgent:
             self._system = ChatMessage.system(system)
         return [self._system, *history, ChatMessage.user(text)]
 
+    @property
+    def max_tokens(self) -> int:
+        """The older name of `max_prompt_tokens`."""
+        return self.max_prompt_tokens
+
     def turn_lang(self, text: str) -> str:
         """The language of the prompt and trace for user message `text`."""
         if self.lang == "auto":
@@ -123,7 +133,7 @@ class ReActAgent:
             tokens = count_messages_tokens(turn.messages) + tools_tokens
             # Checked before every model call: a request past the budget would be
             # expensive, or rejected for exceeding the provider's context window.
-            if tokens > self.max_tokens:
+            if tokens > self.max_prompt_tokens:
                 return self._stop(turn, "token_budget", tokens)
             response = self.llm.chat(turn.messages, tools=schemas)  # think
             turn.record_usage(response, tokens)
@@ -144,7 +154,7 @@ class ReActAgent:
         trace.stop_reason = reason
         if reason in APOLOGIES:
             trace.answer = apology(reason, turn.zh, tokens, self.max_steps,
-                                   self.max_tokens)
+                                   self.max_prompt_tokens)
         self.last_trace = trace  # set first: the answer is known even if saving fails
         self._remember(turn.own, trace.answer)
         self._say(stop_line(reason, trace, self.trace_labels))
@@ -175,6 +185,20 @@ class ReActAgent:
     def _say_step(self, number: int, step: Step) -> None:
         for line in step_lines(number, step, self.trace_labels):
             self._say(line)
+
+
+def prompt_budget(max_prompt_tokens: int, max_tokens: int | None) -> int:
+    """The prompt-token budget, checked; `max_tokens` is its older name (notebook 00
+    passes it), taken without a warning."""
+    name, budget = "max_prompt_tokens", max_prompt_tokens
+    if max_tokens is not None:
+        if max_prompt_tokens != DEFAULT_PROMPT_TOKENS:
+            raise TypeError(f"max_tokens={max_tokens!r} is the older name of "
+                            f"max_prompt_tokens={max_prompt_tokens!r}: pass "
+                            "max_prompt_tokens only")
+        name, budget = "max_tokens", max_tokens
+    check_size(name, budget, 1, "a budget of prompt tokens")
+    return budget
 
 
 def agent_lang(lang: str | None, labels: str | None = None) -> str | None:
