@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tinyagent import LlmClient
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.production import IncrementalSummaryMemory, SessionManager
+from tinyagent.settings import mask_url
 from tinyagent.storage import (
     PostgresStore,
     SqliteStore,
@@ -45,9 +46,12 @@ def test_every_store_follows_the_protocol(store):
 
 
 def test_a_password_in_the_url_is_masked():
-    """The key and the messages show the URL with its password replaced."""
+    """The key and the messages show the URL with its password replaced; a user
+    part without a password may be a token, so it is hidden whole; safe_url is the
+    package's one URL mask."""
     assert safe_url("postgresql://u:hunter2@h/db") == "postgresql://u:***@h/db"
-    assert safe_url("postgresql://u@h/db") == "postgresql://u@h/db"
+    assert safe_url("postgresql://tok3n@h/db") == "postgresql://***@h/db"
+    assert safe_url is mask_url
 
 
 def test_messages_come_back_as_they_went_in(store):
