@@ -18,6 +18,7 @@ from tinyagent.storage import (
     PostgresStore,
     SqliteStore,
     Store,
+    StoreBase,
     StoreError,
     SummaryState,
     open_store,
@@ -43,6 +44,31 @@ def store(request, tmp_path):
 def test_every_store_follows_the_protocol(store):
     """Both stores are `Store`s, with a key that says which database they use."""
     assert isinstance(store, Store) and store.key
+    assert isinstance(store, StoreBase)
+
+
+def test_the_protocol_and_the_base_class_agree_on_every_method():
+    """Every method of the `Store` protocol exists on `StoreBase` with the same
+    parameters, so code typed against the protocol can call any store."""
+    import inspect
+
+    methods = [n for n, v in vars(Store).items()
+               if callable(v) and not n.startswith("_")]
+    assert "sessions" in methods and "session" in methods
+    for name in methods:
+        assert (inspect.signature(getattr(Store, name)).parameters.keys()
+                == inspect.signature(getattr(StoreBase, name)).parameters.keys()), name
+
+
+def test_a_store_missing_a_query_cannot_be_made():
+    """A StoreBase subclass without, say, `summaries` is refused at construction,
+    naming the missing method, not at its first call."""
+    class Forgetful(StoreBase):
+        create_session = has_session = select_sessions = delete_session = None
+        clear_session = append = messages = count = save_summary = close = None
+
+    with pytest.raises(TypeError, match="summaries"):
+        Forgetful()
 
 
 def test_a_password_in_the_url_is_masked():
