@@ -9,12 +9,20 @@ is never taken as the answer, and one step runs at most `max_tool_calls_per_step
 tools. `lang` is the language of the agent's system prompt and printed trace: "en",
 "zh", "auto" (each user message's own), or None, the package's setting read at every
 turn (`set_lang("zh")`, notebooks/zh/00). Whatever it is, the model is told to answer
-in the customer's language, and an apology follows the question's language. Left
-out: streaming, parallel tool execution and human approval of tool calls.
+in the customer's language, and an apology follows the question's language. Here
+is the loop; a turn's bookkeeping is in turn.py, its trace in trace.py, and the
+checks of the agent's arguments in agent_args.py. Left out: streaming, parallel
+tool execution and human approval of tool calls.
 """
 
 from __future__ import annotations
 
+from .agent_args import (
+    DEFAULT_PROMPT_TOKENS,
+    agent_lang,
+    check_user_text,
+    prompt_budget,
+)
 from .guards import APOLOGIES, apology
 from .lang import get_lang, is_chinese
 from .llm import SupportsChat
@@ -43,8 +51,6 @@ SYSTEM_PROMPT_ZH = ("你是在线商店比特严选的客服助手，负责订�
 MEMORY_HINT_ZH = "下面是本次对话之前的几轮。请据此理解“它”“那个订单”等指代。"
 SYSTEM_PROMPTS = {"en": SYSTEM_PROMPT, "zh": SYSTEM_PROMPT_ZH}
 MEMORY_HINTS = {"en": MEMORY_HINT, "zh": MEMORY_HINT_ZH}
-AGENT_LANGS = ("en", "zh", "auto", None)
-DEFAULT_PROMPT_TOKENS = 8000  # the budget notebook 02 watches a conversation grow to
 
 
 class TurnNotSavedError(RuntimeError):
@@ -185,39 +191,3 @@ class ReActAgent:
     def _say_step(self, number: int, step: Step) -> None:
         for line in step_lines(number, step, self.trace_labels):
             self._say(line)
-
-
-def prompt_budget(max_prompt_tokens: int, max_tokens: int | None) -> int:
-    """The prompt-token budget, checked; `max_tokens` is its older name (notebook 00
-    passes it), taken without a warning."""
-    name, budget = "max_prompt_tokens", max_prompt_tokens
-    if max_tokens is not None:
-        if max_prompt_tokens != DEFAULT_PROMPT_TOKENS:
-            raise TypeError(f"max_tokens={max_tokens!r} is the older name of "
-                            f"max_prompt_tokens={max_prompt_tokens!r}: pass "
-                            "max_prompt_tokens only")
-        name, budget = "max_tokens", max_tokens
-    check_size(name, budget, 1, "a budget of prompt tokens")
-    return budget
-
-
-def agent_lang(lang: str | None, labels: str | None = None) -> str | None:
-    """The agent's `lang` checked; `labels` is its older name, meaning the same."""
-    if labels is not None and lang is not None and labels != lang:
-        raise TypeError(f"labels={labels!r} and lang={lang!r} disagree: pass lang only")
-    lang = labels if lang is None else lang
-    if lang not in AGENT_LANGS:
-        raise ValueError(f"lang must be 'en', 'zh', 'auto' (each user message's) or "
-                         f"None (the setting, set_lang), got {lang!r}")
-    return lang
-
-
-def check_user_text(text: str) -> None:
-    """ValueError unless `text` is a non-empty user message that is valid UTF-8."""
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"the user message must be non-empty text, got {text!r}")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # bytes that were not UTF-8, decoded as surrogates
-        raise ValueError("the user message is not valid UTF-8 text: save or type "
-                         "it as UTF-8") from None
