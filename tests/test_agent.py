@@ -116,8 +116,8 @@ def test_max_steps_guard():
 
 
 def test_token_budget_guard():
-    """A request larger than max_tokens is never sent: the turn stops first."""
-    a = agent(max_tokens=200)
+    """A request larger than max_prompt_tokens is never sent: the turn stops first."""
+    a = agent(max_prompt_tokens=200)
     answer = a.run("Where is my order 88231?")
     assert a.last_trace.stop_reason == "token_budget"
     assert a.last_trace.prompt_tokens == [] and "budget 200" in answer
@@ -315,15 +315,15 @@ def test_the_agent_stops_when_no_progress_says_so_and_not_before():
 
 
 def test_a_request_of_exactly_max_tokens_is_sent():
-    """The token budget is inclusive: a request of max_tokens tokens is sent, one
+    """The token budget is inclusive: a request of max_prompt_tokens tokens is sent, one
     token more is not."""
     probe = ReActAgent(ScriptedLlm(), bitmall_tools(), verbose=False)
     size = (count_messages_tokens(probe.build_messages("hello"))
             + probe.tools.schema_tokens())
     fits = ReActAgent(ScriptedLlm(ChatResponse("Hi!")), bitmall_tools(),
-                      max_tokens=size, verbose=False)
+                      max_prompt_tokens=size, verbose=False)
     assert fits.run("hello") == "Hi!"
-    over = ReActAgent(ScriptedLlm(), bitmall_tools(), max_tokens=size - 1,
+    over = ReActAgent(ScriptedLlm(), bitmall_tools(), max_prompt_tokens=size - 1,
                       verbose=False)
     over.run("hello")
     assert over.last_trace.stop_reason == "token_budget"
@@ -340,18 +340,18 @@ def test_the_repeat_notice_speaks_the_users_language():
 
 
 def test_a_chinese_agent_sends_a_chinese_system_prompt_and_memory_hint():
-    """labels="zh": the package's prompt and memory hint are Chinese; "auto" picks by
+    """lang="zh": the package's prompt and memory hint are Chinese; "auto" picks by
     each user message; a system_prompt of one's own is kept as given."""
     from tinyagent import InMemoryChatMemory
     from tinyagent.agent import MEMORY_HINT_ZH, SYSTEM_PROMPT, SYSTEM_PROMPT_ZH
 
     memory = InMemoryChatMemory()
-    chinese = agent(labels="zh", memory=memory).build_messages("退款")[0].content
+    chinese = agent(lang="zh", memory=memory).build_messages("退款")[0].content
     assert chinese == SYSTEM_PROMPT_ZH + "\n\n" + MEMORY_HINT_ZH
-    auto = agent(labels="auto")
+    auto = agent(lang="auto")
     assert auto.build_messages("退款")[0].content == SYSTEM_PROMPT_ZH
     assert auto.build_messages("refund")[0].content == SYSTEM_PROMPT
-    own = agent(labels="zh", system_prompt="Be brief.")
+    own = agent(lang="zh", system_prompt="Be brief.")
     assert own.build_messages("退款")[0].content == "Be brief."
 
 

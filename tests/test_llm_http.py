@@ -209,9 +209,10 @@ def test_a_key_inside_the_url_is_masked_everywhere(fake_server):
 
 
 def test_a_slow_trickle_is_cut_at_the_timeout_of_the_attempt(fake_server):
-    """Headers, then a byte every 0.2 s: the timeout bounds the whole attempt, not
-    each read, so the call ends within max_wait (1.5 s), as the banner says."""
-    llm = client(fake_server, timeout=0.5, max_retries=1)
+    """Headers, then a byte every 0.2 s: the timeout (0.5 s) bounds the whole
+    attempt, not each read, so the call ends within max_wait, as the banner says.
+    One attempt: what a retry adds to the wait is the slow-server test's rule."""
+    llm = client(fake_server, timeout=0.5, max_retries=0)
     fake_server.script = [Reply(completion("warm")),  # the SDK's first call is slow
                           Reply(completion("a slow answer"), trickle=0.2)]
     llm.chat(HELLO)
@@ -342,3 +343,20 @@ def test_credentials_in_the_url_never_reach_the_banner_or_an_error(url, secret):
         shown.append(str(info.value))
     for text in shown:
         assert "Zq8" not in text and "xK9" not in text, text
+
+
+def test_clients_load_the_certificates_once(fake_server, monkeypatch):
+    """Every real client of the process shares one TLS context: building it loads
+    the certificate bundle (tens of milliseconds), once, not per LlmClient."""
+    from tinyagent import http_limits
+
+    lib, made = http_limits.http_library(), []
+    real = lib.create_ssl_context
+    monkeypatch.setattr(lib, "create_ssl_context", lambda: made.append(1) or real())
+    http_limits.shared_tls.cache_clear()
+    try:
+        for _ in range(3):
+            assert client(fake_server).client is not None
+        assert made == [1]
+    finally:
+        http_limits.shared_tls.cache_clear()  # the next client makes a real one

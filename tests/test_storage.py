@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 from tinyagent import LlmClient
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.production import IncrementalSummaryMemory, SessionManager
+from tinyagent.settings import mask_url
 from tinyagent.storage import (
     PostgresStore,
     SqliteStore,
     Store,
+    StoreBase,
     StoreError,
     SummaryState,
     open_store,
@@ -42,12 +44,40 @@ def store(request, tmp_path):
 def test_every_store_follows_the_protocol(store):
     """Both stores are `Store`s, with a key that says which database they use."""
     assert isinstance(store, Store) and store.key
+    assert isinstance(store, StoreBase)
+
+
+def test_the_protocol_and_the_base_class_agree_on_every_method():
+    """Every method of the `Store` protocol exists on `StoreBase` with the same
+    parameters, so code typed against the protocol can call any store."""
+    import inspect
+
+    methods = [n for n, v in vars(Store).items()
+               if callable(v) and not n.startswith("_")]
+    assert "sessions" in methods and "session" in methods
+    for name in methods:
+        assert (inspect.signature(getattr(Store, name)).parameters.keys()
+                == inspect.signature(getattr(StoreBase, name)).parameters.keys()), name
+
+
+def test_a_store_missing_a_query_cannot_be_made():
+    """A StoreBase subclass without, say, `summaries` is refused at construction,
+    naming the missing method, not at its first call."""
+    class Forgetful(StoreBase):
+        create_session = has_session = select_sessions = delete_session = None
+        clear_session = append = messages = count = save_summary = close = None
+
+    with pytest.raises(TypeError, match="summaries"):
+        Forgetful()
 
 
 def test_a_password_in_the_url_is_masked():
-    """The key and the messages show the URL with its password replaced."""
+    """The key and the messages show the URL with its password replaced; a user
+    part without a password may be a token, so it is hidden whole; safe_url is the
+    package's one URL mask."""
     assert safe_url("postgresql://u:hunter2@h/db") == "postgresql://u:***@h/db"
-    assert safe_url("postgresql://u@h/db") == "postgresql://u@h/db"
+    assert safe_url("postgresql://tok3n@h/db") == "postgresql://***@h/db"
+    assert safe_url is mask_url
 
 
 def test_messages_come_back_as_they_went_in(store):

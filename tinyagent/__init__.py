@@ -4,7 +4,14 @@ Each name below is introduced by one notebook; its module docstring says which.
 Importing is cheap: tiktoken and openai load on first use.
 """
 
-from .agent import ReActAgent, RunTrace
+from .agent import (
+    SYSTEM_PROMPT,
+    SYSTEM_PROMPT_ZH,
+    ReActAgent,
+    RunTrace,
+    TurnNotSavedError,
+)
+from .lang import get_lang, set_lang
 from .llm import ChatResponse, LlmClient, LlmError, Usage
 from .memory import (
     ChatMemory,
@@ -14,15 +21,16 @@ from .memory import (
     SummaryChatMemory,
     TokenWindowChatMemory,
 )
-from .messages import ChatMessage, Role, ToolCall
+from .messages import ChatMessage, Role, ToolCall, clip
 from .tokens import count_message_tokens, count_messages_tokens, count_tokens
 from .tools import Tool, ToolRegistry, bitmall_tools
 
 __all__ = [
-    "ChatMemory", "ChatMessage", "ChatResponse", "HybridChatMemory",
-    "InMemoryChatMemory", "LlmClient", "LlmError", "ReActAgent", "Role", "RunTrace",
-    "SlidingWindowChatMemory", "SummaryChatMemory", "TokenWindowChatMemory", "Tool",
-    "ToolCall", "ToolRegistry", "Usage", "bitmall_tools", "count_message_tokens",
-    "count_messages_tokens", "count_tokens",
+    "SYSTEM_PROMPT", "SYSTEM_PROMPT_ZH", "ChatMemory", "ChatMessage", "ChatResponse",
+    "HybridChatMemory", "InMemoryChatMemory", "LlmClient", "LlmError", "ReActAgent",
+    "Role", "RunTrace", "SlidingWindowChatMemory", "SummaryChatMemory",
+    "TokenWindowChatMemory", "Tool", "ToolCall", "ToolRegistry", "TurnNotSavedError",
+    "Usage", "bitmall_tools", "clip", "count_message_tokens", "count_messages_tokens",
+    "count_tokens", "get_lang", "set_lang",
 ]
 __version__ = "0.1.0"

@@ -6,31 +6,36 @@ injected from outside (notebook 02), so strategies are swappable. Four guards st
 turn that goes wrong: max steps, repeated call (`same_calls`), token budget and no
 progress (`no_progress`). Two more keep a misbehaving model in bounds: an empty reply
 is never taken as the answer, and one step runs at most `max_tool_calls_per_step`
-tools. `labels` is the agent's language: its trace and system prompt are English
-unless `labels="zh"` (or "auto": each user message's). Left out: streaming, parallel
+tools. `lang` is the language of the agent's system prompt and printed trace: "en",
+"zh", "auto" (each user message's own), or None, the package's setting read at every
+turn (`set_lang("zh")`, notebooks/zh/00). Whatever it is, the model is told to answer
+in the customer's language, and an apology follows the question's language. Here
+is the loop; a turn's bookkeeping is in turn.py, its trace in trace.py, and the
+checks of the agent's arguments in agent_args.py. Left out: streaming, parallel
 tool execution and human approval of tool calls.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-
-from .guards import (
-    APOLOGIES,
-    CUT_NOTE,
-    REPEAT_NOTICE,
-    TOO_MANY_CALLS,
-    apology,
-    no_progress,
-    same_calls,
+from .agent_args import (
+    DEFAULT_PROMPT_TOKENS,
+    agent_lang,
+    check_user_text,
+    prompt_budget,
 )
-from .lang import is_chinese
+from .guards import APOLOGIES, apology
+from .lang import get_lang, is_chinese
 from .llm import SupportsChat
 from .memory.base import ChatMemory, check_size
-from .messages import ChatMessage, Role, ToolCall, clip
+from .messages import ChatMessage, Role, clip
 from .tokens import count_messages_tokens
 from .tools.registry import ToolRegistry, check_agent_parts
+from .trace import TRACE_LABELS, RunTrace, Step, step_lines, stop_line
+from .turn import Turn
+
+# `clip`, `Step` and `RunTrace` are imported from here by notebooks and older code.
+__all__ = ["MEMORY_HINT", "MEMORY_HINT_ZH", "SYSTEM_PROMPT", "SYSTEM_PROMPT_ZH",
+           "ReActAgent", "RunTrace", "Step", "TurnNotSavedError", "clip"]
 
 SYSTEM_PROMPT = (
     "You are the customer-service assistant of BitMall, an online store. Help with "
@@ -39,20 +44,13 @@ SYSTEM_PROMPT = (
     "language.")
 MEMORY_HINT = ("The earlier turns of this conversation follow. Resolve references "
                "such as 'it', 'that order' or '那个' from them.")
-# The same two texts for an agent that speaks Chinese (labels="zh", notebooks/zh).
+# The same two texts for an agent that speaks Chinese (lang="zh", notebooks/zh).
 SYSTEM_PROMPT_ZH = ("你是在线商店比特严选的客服助手，负责订单、物流、退款和商品方面的"
                     "问题。请用工具查询事实，不要编造订单信息、价格或政策。回答要简洁，"
                     "使用客户的语言。")
 MEMORY_HINT_ZH = "下面是本次对话之前的几轮。请据此理解“它”“那个订单”等指代。"
-# The verbose trace's labels, English or Chinese: "{n}" is the step number.
-LABELS = ({"user": "User: ", "thought": "  step {n} thought: ",
-           "call": "  step {n} call:    ", "result": "  step {n} result:  ",
-           "stop": "  stop: {reason} after {calls} model call{s}; "
-                   "prompt tokens {tokens}",
-           "agent": "Agent: "},
-          {"user": "[用户] ", "thought": "  [思考] ", "call": "  [调用] ",
-           "result": "  [结果] ", "agent": "[回复] ",
-           "stop": "  [结束] {reason}：{calls} 次模型调用；提示 token {tokens}"})
+SYSTEM_PROMPTS = {"en": SYSTEM_PROMPT, "zh": SYSTEM_PROMPT_ZH}
+MEMORY_HINTS = {"en": MEMORY_HINT, "zh": MEMORY_HINT_ZH}
 
 
 class TurnNotSavedError(RuntimeError):
@@ -64,55 +62,33 @@ class TurnNotSavedError(RuntimeError):
         self.answer = answer
 
 
-@dataclass
-class Step:
-    """One model call of a turn: its thought, and the tools it called (if any)."""
-
-    thought: str
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    results: list[str] = field(default_factory=list)
-
-
-@dataclass
-class RunTrace:
-    """What happened during one `run()`: read it in tests and notebooks."""
-
-    question: str
-    answer: str = ""
-    # answer | cut_off (an answer cut at the length limit, marked so) | max_steps |
-    # repeated_call | token_budget | no_progress | empty_reply
-    stop_reason: str = ""
-    steps: list[Step] = field(default_factory=list)
-    tool_calls: list[ToolCall] = field(default_factory=list)  # in call order
-    prompt_tokens: list[int] = field(default_factory=list)  # one per model call
-    cached_tokens: list[int] = field(default_factory=list)  # of those, cached (usage)
-    messages: list[ChatMessage] = field(default_factory=list)  # the final array
-
-
 class ReActAgent:
     """A BitMall clerk: `agent.run("Where is my order 88231?")` returns the answer."""
 
     def __init__(self, llm: SupportsChat, tools: ToolRegistry, max_steps: int = 10,
-                 max_tokens: int = 8000, memory: ChatMemory | None = None,
+                 max_prompt_tokens: int = DEFAULT_PROMPT_TOKENS,
+                 memory: ChatMemory | None = None,
                  verbose: bool = True, *, system_prompt: str | None = None,
                  remember_tool_calls: bool = False,
-                 max_tool_calls_per_step: int = 8, labels: str = "en") -> None:
+                 max_tool_calls_per_step: int = 8, lang: str | None = None,
+                 labels: str | None = None, max_tokens: int | None = None) -> None:
         check_size("max_steps", max_steps, 1, "one model call")
-        check_size("max_tokens", max_tokens, 1, "a budget of prompt tokens")
+        max_prompt_tokens = prompt_budget(max_prompt_tokens, max_tokens)
         check_size("max_tool_calls_per_step", max_tool_calls_per_step, 1,
                    "one tool call")
-        if labels not in ("en", "zh", "auto"):
-            raise ValueError(f"labels must be 'en', 'zh' or 'auto', got {labels!r}")
-        self.labels_lang = labels  # "auto": the trace follows each user message
+        self.lang = agent_lang(lang, labels)
         self.llm, self.tools, self.memory = check_agent_parts(llm, tools, memory)
-        self.max_steps, self.max_tokens, self.verbose = max_steps, max_tokens, verbose
-        self.labels = LABELS[labels == "zh"]
+        self.max_steps, self.verbose = max_steps, verbose
+        # The prompt-token budget, checked before every model call. Not the reply's
+        # cap: that is the client's `max_reply_tokens`.
+        self.max_prompt_tokens = max_prompt_tokens
+        # The printed trace's labels, in the language of the latest turn.
+        self.trace_labels = TRACE_LABELS[self.turn_lang("")]
         # A model may ask for 2,000 refunds in one reply; the rest are refused.
         self.max_tool_calls_per_step = max_tool_calls_per_step
-        # None: the package's prompt in the agent's language ("auto": per message).
+        # None: the package's prompt in the turn's language (see `turn_lang`).
         self.custom_prompt = system_prompt is not None
-        self.system_prompt = system_prompt or (SYSTEM_PROMPT_ZH if labels == "zh"
-                                               else SYSTEM_PROMPT)
+        self.system_prompt = system_prompt or SYSTEM_PROMPTS[self.turn_lang("")]
         # Off by default: remembering tool calls costs many tokens (notebook 02).
         self.remember_tool_calls = remember_tool_calls
         self.last_trace: RunTrace | None = None
@@ -125,13 +101,10 @@ class ReActAgent:
         prompt, because some providers reject system messages in mid-history.
         """
         history = self.memory.messages() if self.memory is not None else []
-        zh = self.labels_lang == "zh" or (self.labels_lang == "auto" and
-                                          is_chinese(text))
-        system = self.system_prompt
-        if not self.custom_prompt and self.labels_lang == "auto":
-            system = SYSTEM_PROMPT_ZH if zh else SYSTEM_PROMPT
+        lang = self.turn_lang(text)
+        system = self.system_prompt if self.custom_prompt else SYSTEM_PROMPTS[lang]
         if self.memory is not None:
-            system += "\n\n" + (MEMORY_HINT_ZH if zh else MEMORY_HINT)
+            system += "\n\n" + MEMORY_HINTS[lang]
         while history and history[0].role is Role.SYSTEM:
             system += "\n\n" + history.pop(0).content
         # Kept while the text is unchanged: its token count is cached on the message.
@@ -139,93 +112,72 @@ class ReActAgent:
             self._system = ChatMessage.system(system)
         return [self._system, *history, ChatMessage.user(text)]
 
+    @property
+    def max_tokens(self) -> int:
+        """The older name of `max_prompt_tokens`."""
+        return self.max_prompt_tokens
+
+    def turn_lang(self, text: str) -> str:
+        """The language of the prompt and trace for user message `text`."""
+        if self.lang == "auto":
+            return "zh" if is_chinese(text) else "en"
+        return get_lang(self.lang)  # None: the package's setting, read every turn
+
     def run(self, text: str) -> str:
-        """Answer one user message; the trace is in `self.last_trace` afterwards."""
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError(f"the user message must be non-empty text, got {text!r}")
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # bytes that were not UTF-8, decoded as surrogates
-            raise ValueError("the user message is not valid UTF-8 text: save or type "
-                             "it as UTF-8") from None
-        messages = self.build_messages(text)
-        trace = RunTrace(question=text, messages=messages)
-        turn_start = len(messages) - 1  # the new user message: what memory will get
+        """Answer one user message; the trace is in `self.last_trace` afterwards.
+
+        The ReAct loop: think (one model call), act (run the tools it asks for),
+        observe (their results join the messages), until it answers or a guard stops
+        the turn.
+        """
+        check_user_text(text)
+        turn = Turn.start(self.build_messages(text), text)
         schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
-        previous_calls: list[ToolCall] = []  # a step always makes a call: never equal
-        repeats, zh = 0, is_chinese(text)
-        if self.labels_lang == "auto":
-            self.labels = LABELS[zh]
-        self._say(f"{self.labels['user']}{text}")
+        self.trace_labels = TRACE_LABELS[self.turn_lang(text)]
+        self._say(f"{self.trace_labels['user']}{text}")
         for number in range(1, self.max_steps + 1):
-            tokens = count_messages_tokens(messages) + tools_tokens
+            tokens = count_messages_tokens(turn.messages) + tools_tokens
             # Checked before every model call: a request past the budget would be
             # expensive, or rejected for exceeding the provider's context window.
-            if tokens > self.max_tokens:
-                return self._stop(trace, "token_budget", messages, turn_start, tokens)
-            response = self.llm.chat(messages, tools=schemas)
-            trace.prompt_tokens.append(response.usage.prompt_tokens or tokens)
-            trace.cached_tokens.append(getattr(response.usage, "cached_tokens", 0))
-            if not response.tool_calls:  # no tool wanted: this is the answer...
-                reason, trace.answer = "answer", response.content
-                if not response.content.strip():  # ...unless there is none
-                    reason = "empty_reply"
-                elif response.finish_reason == "length":  # never stored as complete
-                    reason = "cut_off"
-                    trace.answer += " " + CUT_NOTE[zh]
-                return self._stop(trace, reason, messages, turn_start, tokens)
-            limit = self.max_tool_calls_per_step
-            step = Step(response.content, list(response.tool_calls[:limit]))
-            extra = len(response.tool_calls) - len(step.tool_calls)
-            trace.steps.append(step)
-            repeated = same_calls(previous_calls, step.tool_calls)
-            repeats, previous_calls = repeats + 1 if repeated else 0, step.tool_calls
-            if repeats >= 2:  # warned once already: stop the turn
-                return self._stop(trace, "repeated_call", messages, turn_start, tokens)
-            # Only the calls run are sent back, so every call has its one result.
-            messages.append(ChatMessage.assistant(step.thought, step.tool_calls))
-            for index, call in enumerate(step.tool_calls, 1):
-                if repeats:  # the first repeat: don't run it, tell the model instead
-                    result = REPEAT_NOTICE[zh].format(call=call.signature())
-                else:
-                    result = self.tools.run(call)
-                    trace.tool_calls.append(call)
-                if extra and index == len(step.tool_calls):  # the model's observation
-                    result += "\n" + TOO_MANY_CALLS[zh].format(count=extra,
-                                                                limit=limit)
-                step.results.append(result)
-                messages.append(ChatMessage.tool(call.id, result))
-            self._say_step(number, step)
-            if no_progress([s.thought for s in trace.steps]):
-                return self._stop(trace, "no_progress", messages, turn_start, tokens)
-        return self._stop(trace, "max_steps", messages, turn_start, 0)
+            if tokens > self.max_prompt_tokens:
+                return self._stop(turn, "token_budget", tokens)
+            response = self.llm.chat(turn.messages, tools=schemas)  # think
+            turn.record_usage(response, tokens)
+            if not response.tool_calls:  # no tool wanted: the answer, or why not
+                return self._stop(turn, turn.final_answer(response), tokens)
+            step, refused = turn.step(response, self.max_tool_calls_per_step)
+            if turn.repeats >= 2:  # warned once already: stop the turn
+                return self._stop(turn, "repeated_call", tokens)
+            turn.act(step, self.tools, refused, self.max_tool_calls_per_step)  # act
+            self._say_step(number, step)  # the results are in: the model observes them
+            if turn.circling():
+                return self._stop(turn, "no_progress", tokens)
+        return self._stop(turn, "max_steps", 0)
 
-    def _stop(self, trace: RunTrace, reason: str, messages: list[ChatMessage],
-              turn_start: int, tokens: int) -> str:
+    def _stop(self, turn: Turn, reason: str, tokens: int) -> str:
         """End the turn: the answer (or an apology), then memory, then the log."""
+        trace = turn.trace
         trace.stop_reason = reason
         if reason in APOLOGIES:
-            trace.answer = apology(reason, is_chinese(trace.question), tokens,
-                                   self.max_steps, self.max_tokens)
+            trace.answer = apology(reason, turn.zh, tokens, self.max_steps,
+                                   self.max_prompt_tokens)
         self.last_trace = trace  # set first: the answer is known even if saving fails
-        self._remember(messages[turn_start:], trace.answer)
-        calls = len(trace.prompt_tokens)
-        self._say(self.labels["stop"].format(reason=reason, calls=calls,
-                                             s="s" * (calls != 1),
-                                             tokens=trace.prompt_tokens))
-        self._say(f"{self.labels['agent']}{trace.answer}")
+        self._remember(turn.own, trace.answer)
+        self._say(stop_line(reason, trace, self.trace_labels))
+        self._say(f"{self.trace_labels['agent']}{trace.answer}")
         return trace.answer
 
-    def _remember(self, turn: list[ChatMessage], answer: str) -> None:
+    def _remember(self, own: list[ChatMessage], answer: str) -> None:
         """Commit the turn at once: the user message (and steps), then the answer."""
         if self.memory is None:
             return
         # Only now does memory change: a turn that raised earlier left it as it was.
-        kept = turn if self.remember_tool_calls else turn[:1]
+        kept = own if self.remember_tool_calls else own[:1]
         messages = [*kept, ChatMessage.assistant(answer)]
         try:  # a session's add_all stores the whole turn in one transaction
-            if hasattr(self.memory, "add_all"):
-                self.memory.add_all(messages)  # type: ignore[attr-defined]
+            add_all = getattr(self.memory, "add_all", None)
+            if add_all is not None:
+                add_all(messages)
             else:
                 for message in messages:
                     self.memory.add(message)
@@ -237,14 +189,5 @@ class ReActAgent:
             print(line)
 
     def _say_step(self, number: int, step: Step) -> None:
-        if not self.verbose:
-            return
-        label = {k: self.labels[k].format(n=number)
-                 for k in ("thought", "call", "result")}
-        if step.thought.strip():
-            print(f"{label['thought']}{step.thought.strip()}")
-        for call, result in zip(step.tool_calls, step.results, strict=True):
-            args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}"
-                             for k, v in call.arguments.items())
-            print(f"{label['call']}{call.name}({args})")
-            print(f"{label['result']}{clip(result, 110)}")
+        for line in step_lines(number, step, self.trace_labels):
+            self._say(line)

@@ -38,8 +38,8 @@ APOLOGIES = {  # (English, Chinese): a polite answer for each way a turn can sto
                       "further. Please rephrase, or ask for a human agent.",
                       "抱歉，我一直在重复同一个查询，请换个说法或转人工客服。"),
     "token_budget": ("Sorry, this conversation is too long for me now ({tokens} "
-                     "tokens, budget {max_tokens}). Please start a new one.",
-                     "抱歉，对话太长了（{tokens} 个 token，预算 {max_tokens}），"
+                     "tokens, budget {budget}). Please start a new one.",
+                     "抱歉，对话太长了（{tokens} 个 token，预算 {budget}），"
                      "请开启新的对话。"),
     "no_progress": ("Sorry, I am going round in circles. Could you give me more "
                     "details?", "抱歉，我在原地打转，能再提供一些细节吗？"),
@@ -77,9 +77,9 @@ def no_progress(thoughts: Sequence[str]) -> bool:
 
 
 def apology(reason: str, chinese: bool, tokens: int, max_steps: int,
-            max_tokens: int) -> str:
+            max_prompt_tokens: int) -> str:
     """The polite answer for a turn a guard stopped, in the question's language."""
     template = APOLOGIES[reason][chinese]
     steps = f"{max_steps} step" + "s" * (max_steps != 1)
     return template.format(steps=steps, max_steps=max_steps, tokens=tokens,
-                           max_tokens=max_tokens)
+                           budget=max_prompt_tokens)

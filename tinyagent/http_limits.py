@@ -23,8 +23,10 @@ brotli or zstd bodies (refused: they cannot be inflated with a bound here).
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import socket
+import ssl
 import threading
 import time
 import weakref
@@ -134,8 +136,19 @@ def limited_client(timeout: float) -> Any:
         response.stream = body(lib, response.stream, begun + timeout, timeout,
                                encoding, sock)
 
+    options = {} if shared_tls() is None else {"verify": shared_tls()}
     return openai.DefaultHttpxClient(event_hooks={"request": [on_request],
-                                                  "response": [on_response]})
+                                                  "response": [on_response]},
+                                     **options)
+
+
+@functools.cache
+def shared_tls() -> ssl.SSLContext | None:
+    """One TLS context for every client of this process, made as the library makes
+    its own (certificates from the environment, else the bundled ones). Loading the
+    certificates costs about 80 ms: once, not at every LlmClient's first call."""
+    make = getattr(http_library(), "create_ssl_context", None)
+    return make() if make is not None else None
 
 
 def retry_after_seconds(name: str, value: str | None) -> float | None:

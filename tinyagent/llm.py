@@ -81,8 +81,8 @@ class LlmClient:
         if not offline:
             api_key = check_api_key(api_key)
         self.timeout = check_timeout(timeout)
-        check_count(max_retries, "max_retries", 0)
-        self.max_reply_tokens = check_count(max_reply_tokens, "max_reply_tokens", 1)
+        check_count("max_retries", max_retries, 0)
+        self.max_reply_tokens = check_count("max_reply_tokens", max_reply_tokens, 1)
         self.offline = offline
         self.base_url = OFFLINE_BASE_URL if offline else check_url(
             base_url or DEFAULT_BASE_URL)

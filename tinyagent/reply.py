@@ -58,11 +58,12 @@ class ChatResponse:
         return ChatMessage.assistant(self.content, tool_calls=tuple(self.tool_calls))
 
 
-def parse_reply(body: bytes | str, max_tokens: int) -> ChatResponse:
-    """The reply in `body`, checked; content over about 2 x `max_tokens` is cut.
+def parse_reply(body: bytes | str, max_reply_tokens: int) -> ChatResponse:
+    """The reply in `body`, checked; content over about 2 x `max_reply_tokens` is cut.
 
     The cap has slack because the provider counts with its own tokenizer; a server
-    that ignores `max_tokens` still cannot fill the memory with megabytes of text.
+    that ignores the request's max_tokens still cannot fill the memory with megabytes
+    of text.
     """
     try:
         data = json.loads(body)
@@ -80,7 +81,7 @@ def parse_reply(body: bytes | str, max_tokens: int) -> ChatResponse:
     content = whole_text(read_content(message.get("content")))
     finish = choice.get("finish_reason")
     finish = finish if isinstance(finish, str) and finish else "stop"
-    content, cut = cap_text(content, 2 * max_tokens)
+    content, cut = cap_text(content, 2 * max_reply_tokens)
     if cut:
         finish = "length"
     calls = read_tool_calls(message.get("tool_calls"))
@@ -157,19 +158,19 @@ def read_usage(raw: Any) -> Usage:
     return Usage(prompt, completion, min(cached, prompt))
 
 
-def cap_text(text: str, max_tokens: int) -> tuple[str, bool]:
-    """`text` cut to `max_tokens` tokens, and whether it was cut.
+def cap_text(text: str, limit: int) -> tuple[str, bool]:
+    """`text` cut to `limit` tokens, and whether it was cut.
 
     Characters are cut first (a token holds at most a few dozen), so a 5 MB reply is
     never tokenized whole.
     """
     from .tokens import encoding
 
-    clipped = text[: 32 * max_tokens]
+    clipped = text[: 32 * limit]
     tokens = encoding().encode(clipped, disallowed_special=())
-    if len(tokens) <= max_tokens:
+    if len(tokens) <= limit:
         return clipped, len(clipped) < len(text)
-    return encoding().decode(tokens[:max_tokens]), True
+    return encoding().decode(tokens[:limit]), True
 
 
 def whole_text(text: str) -> str:

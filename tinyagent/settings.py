@@ -115,8 +115,11 @@ def timeout_argument(text: str) -> float:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def check_count(value: Any, name: str, minimum: int) -> int:
-    """A whole number >= minimum (True and 1.5 are not counts)."""
+def check_count(name: str, value: Any, minimum: int) -> int:
+    """`value` if it is a whole number >= minimum (True and 1.5 are not counts).
+
+    Name first, as in the memories' `check_size`: the error names it.
+    """
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"{name} must be a whole number >= {minimum}, got {value!r}")
     return value
@@ -137,7 +140,7 @@ def numbers_from_env() -> dict[str, Any]:
             if argument == "timeout":
                 found[argument] = check_timeout(float(text), variable)
             else:
-                found[argument] = check_count(int(text), variable,
+                found[argument] = check_count(variable, int(text),
                                               0 if argument == "max_retries" else 1)
         except ValueError:
             rule = (f"a number of seconds, more than 0 and at most {MAX_TIMEOUT:g}"
@@ -161,14 +164,23 @@ def _split_user(url: str) -> tuple[str, str | None, str]:
     return scheme + sep, info, host
 
 
-def mask_url(url: str, keep_user: bool = False) -> str:
-    """`url` with its secrets hidden: the user:password part (http://u:key@host ->
-    http://***@host; with `keep_user`, u:***@host) and secret query values."""
+def mask_url(url: str) -> str:
+    """`url` with every secret `url_secrets` finds hidden, for messages and keys.
+
+    One rule for model and database URLs: a password becomes *** and the user name
+    before it stays (it names an account, and tells two accounts apart); a user part
+    without a password is hidden whole, because an http URL carries a token there
+    (https://TOKEN@host); secret query values (`?password=`, `?key=`) become ***.
+
+    >>> mask_url("postgresql://bitmall:s3cret@db/support")
+    'postgresql://bitmall:***@db/support'
+    >>> mask_url("https://sk-123@api.example.com/v1?api-key=abc")
+    'https://***@api.example.com/v1?api-key=***'
+    """
     head, info, rest = _split_user(url)
     if info is not None:
         user, colon, _ = info.partition(":")
-        head += f"{user}:***@" if keep_user and colon else (
-            f"{info}@" if keep_user else "***@")
+        head += f"{user}:***@" if colon else "***@"
     return SECRET_PARAM.sub(r"\1***", head + rest)
 
 

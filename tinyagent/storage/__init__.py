@@ -1,6 +1,7 @@
 """Where sessions live: one small `Store` protocol, an embedded and a server store.
 
-Introduced in notebook 07. `SqliteStore` (standard library, one file) is the
+Introduced in notebook 07. Code that uses a store types it as `Store`; a new kind
+of store subclasses `StoreBase`. `SqliteStore` (standard library, one file) is the
 default; `PostgresStore` (psycopg 3) serves many processes on many machines. Both
 keep the same tables and the same rules (base.py), so `SessionManager` works with
 either, and `open_store(url)` picks one from a URL:
@@ -24,6 +25,7 @@ from .base import (
 )
 from .postgres import PostgresStore, safe_url
 from .sqlite import SqliteStore
+from .store_base import StoreBase
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
 
@@ -57,5 +59,6 @@ def open_store(url: str | os.PathLike[str], create: bool = True
                        create=create)
 
 
-__all__ = ["PostgresStore", "SessionInfo", "SqliteStore", "Store", "StoreError",
-           "SummaryState", "check_name", "open_store", "safe_url", "store_class"]
+__all__ = ["PostgresStore", "SessionInfo", "SqliteStore", "Store", "StoreBase",
+           "StoreError", "SummaryState", "check_name", "open_store", "safe_url",
+           "store_class"]

@@ -11,8 +11,11 @@ rules make it safe for many writers (threads, processes, servers) on one session
   so no two snapshots of a session share a version and none covers a message it
   never saw.
 
-`SqliteStore` (sqlite.py) and `PostgresStore` (postgres.py) implement it;
-`open_store(url)` picks one. Left out: migrations, users, retention policies.
+`Store` is the protocol code that uses a store types against; a new kind of store
+subclasses `StoreBase` (store_base.py), which derives `session`, `summary`, `with`
+and the repr from the queries it writes. `SqliteStore` (sqlite.py) and
+`PostgresStore` (postgres.py) do; `open_store(url)` picks one. Left out:
+migrations, users, retention policies.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from ..messages import ChatMessage
 
@@ -83,7 +86,8 @@ def decode(name: str, number: int, text: str) -> ChatMessage:
 
 @runtime_checkable
 class Store(Protocol):
-    """Sessions, their append-only messages and their summary snapshots."""
+    """Sessions, their append-only messages and their summary snapshots: what a
+    caller (SessionManager, the sessions command) may rely on."""
 
     clock: Callable[[], float]  # seconds since the epoch: `updated_at`, expiry
     key: str  # which database, without secrets: handles with one key share sessions
@@ -132,34 +136,3 @@ class Store(Protocol):
 
     def close(self) -> None:
         """Release the file or the connection."""
-
-
-S = TypeVar("S", bound="StoreBase")
-
-
-class StoreBase:
-    """What a store derives from its own queries, written once for every store:
-    one session's row, the newest snapshot, `with` closing it, and a repr that
-    shows no path or URL (a URL may hold a password; notebooks print the repr).
-    A subclass provides `sessions`, `summaries` and `close`."""
-
-    def session(self, name: str) -> SessionInfo:
-        """One session's row; KeyError if there is none."""
-        for found in self.sessions(name):  # type: ignore[attr-defined]
-            return found
-        raise missing(name)
-
-    def summary(self, name: str) -> SummaryState | None:
-        """The newest snapshot, or None before the first compression."""
-        newest = self.summaries(name, newest_only=True)  # type: ignore[attr-defined]
-        return next(iter(newest), None)
-
-    def __enter__(self: S) -> S:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()  # type: ignore[attr-defined]
-
-    def __repr__(self) -> str:
-        sessions = self.sessions()  # type: ignore[attr-defined]
-        return f"{type(self).__name__}(sessions={len(sessions)})"

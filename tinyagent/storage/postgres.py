@@ -29,7 +29,6 @@ from ..messages import ChatMessage
 from ..settings import url_secrets
 from .base import (
     SessionInfo,
-    StoreBase,
     StoreError,
     SummaryState,
     check_name,
@@ -37,6 +36,7 @@ from .base import (
     missing,
 )
 from .postgres_setup import connect, create_missing, first_line, safe_url
+from .store_base import StoreBase
 
 __all__ = ["PostgresStore", "safe_url"]
 
@@ -141,7 +141,7 @@ class PostgresStore(StoreBase):
             return db.execute("SELECT 1 FROM tinyagent_sessions WHERE name = %s",
                               (name,)).fetchone() is not None
 
-    def sessions(self, name: str | None = None) -> list[SessionInfo]:
+    def select_sessions(self, name: str | None = None) -> list[SessionInfo]:
         """Every session, by name (or just the one called `name`)."""
         where = "" if name is None else "WHERE name = %s "
         with self.transaction() as db:

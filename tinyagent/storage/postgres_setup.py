@@ -35,10 +35,10 @@ TABLES = ("tinyagent_sessions", "tinyagent_messages", "tinyagent_summaries")
 LOCK_WAIT, STATEMENT_TIMEOUT = 10, 30
 
 
-def safe_url(url: str) -> str:
-    """The URL with its password masked, for messages and `key`: in the user part
-    (even holding an unencoded "#", "/" or "@") and in `?password=`."""
-    return mask_url(url, keep_user=True)
+# The storage layer's name for the one URL mask (notebook 07 imports it): the password
+# hidden, in the user part (even holding an unencoded "#", "/" or "@") and in
+# `?password=`; see mask_url for the whole rule.
+safe_url = mask_url
 
 
 def first_line(error: Exception, secrets: list[str]) -> str:

@@ -33,7 +33,6 @@ from contextlib import contextmanager
 from ..messages import ChatMessage
 from .base import (
     SessionInfo,
-    StoreBase,
     StoreError,
     SummaryState,
     check_name,
@@ -41,6 +40,7 @@ from .base import (
     missing,
 )
 from .sqlite_file import SCHEMA, create_private, prepare
+from .store_base import StoreBase
 
 __all__ = ["SCHEMA", "LOCK_WAIT", "SqliteStore"]  # SCHEMA: for production.sqlite_store
 
@@ -139,7 +139,7 @@ class SqliteStore(StoreBase):
             return db.execute("SELECT 1 FROM sessions WHERE name = ?",
                               (name,)).fetchone() is not None
 
-    def sessions(self, name: str | None = None) -> list[SessionInfo]:
+    def select_sessions(self, name: str | None = None) -> list[SessionInfo]:
         """Every session, by name (or just the one called `name`)."""
         where = "" if name is None else "WHERE name = ? "
         with self._read() as db:
