@@ -36,8 +36,8 @@ def chat(memory_name: str, session: str | None = None,
     if interactive:
         print(llm.describe(lang))
         print(say(f"Memory: {memory_name}. Type /memory to see it, /help for help, "
-                  "/quit to leave.", f"记忆：{memory_name}。输入 /memory 查看记忆，"
-                  "/help 查看帮助，/quit 退出。", lang))
+                  "/quit to leave.", f"记忆：{memory_name}。输入 `/memory` 查看记忆，"
+                  "`/help` 查看帮助，`/quit` 退出。", lang))
     if session is not None:  # notebook 07: each message is saved as it arrives
         from ..storage import open_store
         from .sessions_cli import open_session
@@ -113,8 +113,8 @@ MAX_LINE_CHARS = 20_000  # a customer message; a longer line is refused, not sto
 LEAVE = {"/quit", "/exit", "quit", "exit", "退出"}  # alone on a line: not a question
 HELP = ("Type a question for the BitMall agent. /memory shows what it remembers; "
         "/quit (or quit, exit, Ctrl-D) leaves.")
-HELP_ZH = ("输入您想问 BitMall 客服的问题。/memory 显示它记住了什么；"
-           "/quit（或 quit、exit、退出、Ctrl-D）离开。")
+HELP_ZH = ("输入您想问 BitMall 客服的问题。`/memory` 显示它记住了什么；"
+           "`/quit`（或 `quit`、`exit`、退出、`Ctrl-D`）离开。")
 PROMPTS = {"en": ("you> ", "agent> "), "zh": ("你> ", "客服> ")}
 # The memory's stats() keys stay identifiers; a person reads them as these labels.
 STAT_LABELS = {"messages": "消息", "tokens": "token", "dropped": "已丢弃",

@@ -148,7 +148,8 @@ def build_parser(lang: str | None = None) -> Parser:
         "把对话保存为会话 NAME，下次接着聊"))
     p.add_argument("--db", metavar="URL", default="tinyagent.db", help=text(
         "the SQLite file or postgresql:// URL that holds the sessions (with "
-        "--session)", "保存会话的 SQLite 文件或 postgresql:// 地址（配合 --session）"))
+        "--session)",
+        "保存会话的 SQLite 文件或 `postgresql://` 地址（配合 --session）"))
     sub.add_parser("bench", parents=[common], help=text(
         "per-turn memory cost at 10 / 1,000 / 10,000 messages",
         "记忆在 10 / 1,000 / 10,000 条消息时每轮的开销"))

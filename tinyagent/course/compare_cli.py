@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> N
     parser.add_argument("--strategies", default=",".join(names), metavar="LIST",
                         help=text(f"comma-separated from {', '.join(names)} "
                                   "(default: all)",
-                                  f"用逗号分隔，可选 {','.join(names)}（默认：全部）"))
+                                  f"用逗号分隔，可选 {', '.join(names)}（默认：全部）"))
     parser.add_argument("--turns", type=int, metavar="N", help=text(
         "play the planted-fact dialog of N turns (notebook 06) instead of the demo",
         "改用 N 轮的埋点对话（笔记本 06），不用演示对话"))

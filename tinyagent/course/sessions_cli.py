@@ -19,8 +19,10 @@ import time
 from collections.abc import Callable
 from typing import cast
 
+from ..lang import get_lang
 from ..lang import say as tell
 from ..memory.base import ChatMemory
+from ..memory.display import LABELS  # the roles as the Chinese notebooks name them
 from ..messages import clip
 from ..production.sessions import Session, SessionManager
 from ..storage import Store, StoreError, check_name, open_store, safe_url
@@ -42,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> N
         "the session (not for list)", "会话名（list 不需要）"))
     parser.add_argument("--db", metavar="URL", default=DEFAULT_DB, help=text(
         f"a SQLite file or postgresql://user@host/db (default: {DEFAULT_DB})",
-        f"SQLite 文件或 postgresql://user@host/db（默认：{DEFAULT_DB}）"))
+        f"SQLite 文件或 `postgresql://user@host/db`（默认：{DEFAULT_DB}）"))
     parser.add_argument("--force", action="store_true", help=text(
         f"delete even a session used in the last {IN_USE_SECONDS} s (a chat may "
         "still be using it)",
@@ -115,7 +117,9 @@ def show(store: Store, name: str) -> None:
         print(tell(f"  ({first - covered - 1:,} older messages of the tail not shown)",
                    f"  （较早的 {first - covered - 1:,} 条没有显示）"))
     for number, message in enumerate(store.messages(name, after=first - 1), first):
-        prefix = f"{number:>4}. [{message.role.value}] "
+        role = message.role.value
+        role = LABELS.get(role, role) if get_lang() == "zh" else role
+        prefix = f"{number:>4}. [{role}] "
         print(prefix + printable(clip(message.preview(300), 100 - len(prefix))))
 
 
