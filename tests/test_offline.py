@@ -267,6 +267,48 @@ def test_every_order_works(order):
     assert f"¥{price}" in a2
 
 
+def test_it_is_never_a_name_from_this_turns_own_results():
+    """"How much is it?" means the product named before the question: a name in this
+    turn's own search result (a feature such as "LiDAR") is not a new "it"."""
+    call = {"id": "c1", "type": "function", "function": {
+        "name": "searchProducts", "arguments": json.dumps({"query": "S10 Pro"})}}
+    result = {"results": [{"name": "BitMall S10 Pro Robot Vacuum", "price": 1999,
+                           "offer": None, "features": "mopping, LiDAR mapping"}]}
+    message = ask([SYSTEM, {"role": "user", "content": "Where is my order 88231?"},
+                   {"role": "assistant", "content": "Your order 88231 (BitMall S10 "
+                    "Pro Robot Vacuum) was delivered."},
+                   {"role": "user", "content": "How much is it?"},
+                   {"role": "assistant", "content": "", "tool_calls": [call]},
+                   {"role": "tool", "tool_call_id": "c1",
+                    "content": json.dumps(result)}])
+    assert "tool_calls" not in message and "¥1999" in message["content"]
+
+
+@pytest.mark.parametrize("order", list(ORDERS))
+@pytest.mark.parametrize("question", ["How much did I pay for it?", "它多少钱买的？",
+                                      "那单花了多少钱"])
+def test_what_an_order_cost_is_asked_of_that_order(order, question):
+    """"How much did I pay for it" / "它多少钱买的": the order the conversation named,
+    looked up with queryOrder, answered with its price."""
+    (_, _), (answer, calls) = dialog([f"Where is my order {order}?", question])
+    assert calls == [("queryOrder", {"order_id": order})]
+    assert order in answer and f"¥{ORDERS[order][1]}" in answer
+
+
+@pytest.mark.parametrize("order", list(ORDERS))
+def test_chinese_answers_over_english_data_hold_no_english(order):
+    """A Chinese dialog over English tool data: every answer in Chinese words, the
+    ids, prices and dates kept (the data's English is said in the clerk's words)."""
+    from zh_text import stray_english
+
+    turns = dialog([f"订单 {order} 到哪了？", "它多少钱买的？", "我要退货",
+                    "退款多久到账？", "有什么优惠活动吗", "推荐一下新款扫地机"])
+    for answer, _ in turns:
+        assert stray_english(answer) == [], answer
+    assert order in turns[0][0] and f"¥{ORDERS[order][1]}" in turns[1][0]
+    assert "1–3 个工作日" in turns[3][0] and "立减 ¥200" in turns[4][0]
+
+
 FACT = "Order 55107: BitMall BandPro Fitness Band, delivered"
 TOOL_TURN = [{"role": "user", "content": "check 55107"},
              {"role": "assistant", "content": "", "tool_calls": [{
