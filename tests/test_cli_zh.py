@@ -102,8 +102,8 @@ def test_compare_in_chinese(capsys, monkeypatch, tmp_path):
 
 
 def test_sessions_show_after_a_chinese_chat(capsys, monkeypatch, tmp_path):
-    """A Chinese chat saved in a session: `sessions show` and `list` are Chinese,
-    the structured summary headed as the Chinese notebooks head it."""
+    """A Chinese chat saved in a session: `sessions show`, `list` and `rebuild` are
+    Chinese, the structured summary headed as the Chinese notebooks head it."""
     db = str(tmp_path / "zh.db")
     turns = [f"查一下订单 {order}" for order in ORDERS] + DIALOG[1:4]
     status, _ = run(["chat", "--lang", "zh", "--memory", "structured", "--session",
@@ -117,6 +117,10 @@ def test_sessions_show_after_a_chinese_chat(capsys, monkeypatch, tmp_path):
                          monkeypatch)
     listed = listed.replace(db, "")  # the file name the learner typed
     assert "个会话" in listed and english_in(listed, TYPED | {SESSION}) == []
+    status, rebuilt = run(["sessions", "rebuild", SESSION, "--db", db, "--lang", "zh"],
+                          capsys, monkeypatch)
+    assert status == 0 and "摘要已重建" in rebuilt
+    assert english_in(rebuilt, TYPED | {SESSION}) == []
 
 
 @pytest.mark.parametrize("command", [[], ["demo"], ["chat"], ["bench"], ["compare"],

@@ -125,10 +125,10 @@ def show(store: Store, name: str) -> None:
 
 def rebuild(store: Store, name: str) -> None:
     from ..llm import LlmClient
-    from .catalogue import memory_factories
+    from .chat_cli import memories_in  # as chat makes them: in the command's language
 
     strategy = store.session(name).strategy
-    factory = memory_factories(LlmClient.from_env()).get(strategy)
+    factory = memories_in(LlmClient.from_env(), get_lang()).get(strategy)
     if factory is None or strategy == "none":
         raise StoreError(offered_not(name, strategy, "rebuild"))
     make = cast(Callable[[], ChatMemory], factory)
