@@ -51,8 +51,9 @@ def chat(memory_name: str, session: str | None = None,
             count = len(stored.transcript())
             print(say(f"Session {session!r}: {count} messages so far.",
                       f"会话 {session!r}：已有 {count} 条消息。", lang))
-    # the store speaks the chat's language, so its answers are in it too
-    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False)
+    # the store and the agent's prompt speak the chat's language, so its answers do
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False,
+                       labels=lang)
     return converse(agent, llm, memory, lang, interactive)
 
 
