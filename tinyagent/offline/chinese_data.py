@@ -62,6 +62,13 @@ def product(name: str) -> str:
     return " ".join(words + ([KINDS_ZH[kind]] if kind else [])) or "该商品"
 
 
+def status(text: str) -> str:
+    """A status in Chinese: as the store wrote it, or by the words that say it."""
+    if text and not english(text):
+        return text
+    return next((zh for _, words, zh in facts.STATUS if words.search(text)), "处理中")
+
+
 def carrier(name: str) -> str:
     """A carrier by its initials and the kind of service: "SF Express" -> "SF 快递"."""
     if not english(name):

@@ -97,6 +97,8 @@ class Conversation:
                 lines = [line for line in text.splitlines() if line.strip()]
                 conv.segments.extend(lines)
                 conv.roles.extend([message.get("role") or ""] * len(lines))
+        if last_user < 0:  # no user message: every line is history
+            conv.before_turn = len(conv.segments)
         conv.steps = [Step(name, args, answered.get(call_id), thought)
                       for call_id, (name, args, thought) in calls.items()]
         return conv

@@ -34,6 +34,11 @@ def canonical(status: str) -> str:
     return next((name for name, words, _ in STATUS if words.search(status)), status)
 
 
+def status_zh(status: str) -> str:
+    """A status in Chinese: STATUS_ZH's words, else what its own words say."""
+    return STATUS_ZH.get(status) or chinese_data.status(status)
+
+
 def say(lang: str, english: str, chinese: str) -> str:
     return chinese if lang == "zh" else english
 
@@ -126,7 +131,7 @@ def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
                    f"{head}已付款，还没有发货。")
     else:
         text = say(lang, f"{head} is {status or 'being processed'}.",
-                   f"{head}目前{STATUS_ZH.get(status, status or '处理中')}。")
+                   f"{head}目前{status_zh(status)}。")
     if tracking:
         text += say(lang, f" Carrier: {carrier}, tracking number {tracking}.",
                     f"承运商 {carrier}，运单号 {tracking}。")
@@ -152,7 +157,7 @@ def refund_done(lang: str, r: Result) -> str:
     text = say(lang, f"{english} for order {order}: refund number {refund_id}, "
                      f"amount ¥{amount}, status: {status}.",
                f"{chinese}：订单 {order}，退款编号 {refund_id}，金额 ¥{amount}，"
-               f"状态：{STATUS_ZH.get(status, status)}。")
+               f"状态：{status_zh(status)}。")
     if r.get("next_step"):
         text += say(lang, f" Next step: {r['next_step']}.",
                     f"下一步：{r['next_step']}。")
