@@ -61,6 +61,20 @@ def test_chat_in_chinese_answers_in_chinese(capsys, monkeypatch):
     assert get_lang() == "en"  # main(argv) leaves the package setting as it found it
 
 
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_at_a_terminal_the_prompts_and_banner_are_chinese(capsys, monkeypatch):
+    """At a terminal, `chat --lang zh` greets in Chinese and prompts 你> / 客服>."""
+    monkeypatch.setattr("sys.stdin", Terminal("订单 88231 到哪了？\n退出\n"))
+    assert main(["chat", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "你> 客服> 您的订单 88231" in out and "输入 `/memory` 查看记忆" in out
+    assert english_in(out, TYPED) == []
+
+
 @pytest.mark.parametrize("order", list(ORDERS))
 @pytest.mark.parametrize("follow_up", ["它多少钱买的？", "那单是多少钱买的",
                                        "这单我花了多少钱？"])
