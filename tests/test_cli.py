@@ -264,7 +264,7 @@ class ReadOnlyMemory(InMemoryChatMemory):
 def test_an_answer_that_cannot_be_saved_is_shown_then_reported(monkeypatch, capsys):
     """When the store refuses the turn, the answer is printed, then a line says it
     was not saved; the exit status is 1."""
-    monkeypatch.setattr("tinyagent.course.cli.memory_factories",
+    monkeypatch.setattr("tinyagent.course.chat_cli.memory_factories",
                         lambda llm: {"inmemory": ReadOnlyMemory})
     monkeypatch.setattr("sys.stdin", io.StringIO("Where is my order 88231?\n"))
     assert main(["chat"]) == 1

@@ -11,7 +11,9 @@ Keys typed here stay here: the notebook's shortcuts (arrows move between cells) 
 suppressed in the controls of an element of class `tinyagent-playground` (the
 playground adds it).
 
-From code, `box.value = "…"; box.click()` sends as the button does. Left out: a
+From code, `box.value = "…"; box.click()` sends as the button does. The button says
+"Send", or "发送" in Chinese (`set_lang`), unless `description=` says otherwise. Left
+out: a
 multi-line box, and history (arrow up to recall a sent message).
 """
 
@@ -22,6 +24,8 @@ from typing import Any
 
 import anywidget
 import traitlets
+
+from ..lang import say
 
 # The browser side: an ES module, as anywidget loads it (no build step, no network).
 ESM = r"""
@@ -121,6 +125,7 @@ class ChatBox(anywidget.AnyWidget):
     description = traitlets.Unicode("Send").tag(sync=True)  # the button's words
 
     def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("description", say("Send", "发送"))  # the package's language
         super().__init__(**kwargs)
         self._senders: list[Callable[[str], object]] = []
         self.on_msg(self._on_message)

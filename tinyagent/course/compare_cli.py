@@ -14,41 +14,53 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..lang import get_lang, say
 from ..llm import LlmClient, LlmError
 from .catalogue import NAMES, SIX_TURNS, make_strategies
 from .compare import compare
 from .evaluation import planted_dialog, score
 from .prices import PRICES
+from .terminal import say_error
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--script", type=Path, metavar="FILE", help="a text file, "
-                        "one user message a line (default: the six-turn demo)")
+def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
+    """compare's own options; --lang comes with every command (cli_args.py)."""
+    def text(en: str, zh: str) -> str:
+        return say(en, zh, lang)
+
+    parser.add_argument("--script", type=Path, metavar="FILE", help=text(
+        "a text file, one user message a line (default: the six-turn demo)",
+        "文本文件，每行一条用户消息（默认：六轮演示对话）"))
     names = (*NAMES, "compact")  # and notebook 06's cache-aware one
     parser.add_argument("--strategies", default=",".join(names), metavar="LIST",
-                        help=f"comma-separated from {', '.join(names)} (default: "
-                             "all)")
-    parser.add_argument("--lang", choices=sorted(SIX_TURNS), default="en",
-                        help="language of the demo and the store (default: en)")
-    parser.add_argument("--turns", type=int, metavar="N", help="play the planted-fact "
-                        "dialog of N turns (notebook 06) instead of the demo")
-    parser.add_argument("--provider", choices=list(PRICES), default=None,
-                        help="whose prompt-cache rule (offline) and prices to bill "
-                             "at (default: TINYAGENT_CACHE_RULE, else qwen)")
+                        help=text(f"comma-separated from {', '.join(names)} "
+                                  "(default: all)",
+                                  f"用逗号分隔，可选 {', '.join(names)}（默认：全部）"))
+    parser.add_argument("--turns", type=int, metavar="N", help=text(
+        "play the planted-fact dialog of N turns (notebook 06) instead of the demo",
+        "改用 N 轮的埋点对话（笔记本 06），不用演示对话"))
+    parser.add_argument("--provider", choices=list(PRICES), default=None, help=text(
+        "whose prompt-cache rule (offline) and prices to bill at (default: "
+        "TINYAGENT_CACHE_RULE, else qwen)",
+        "按哪家的提示缓存规则（离线）和价格计费（默认：TINYAGENT_CACHE_RULE，"
+        "否则 qwen）"))
     parser.add_argument("--answers", choices=["last", "all"], default="last",
-                        help="print the answers to the last turn or to every turn")
+                        help=text("print the answers to the last turn or to every "
+                                  "turn", "打印最后一轮（last）或每一轮（all）的回答"))
 
 
 def _progress(name: str, turn: int, total: int) -> None:  # only on a terminal
     done = round(20 * turn / total)
-    print(f"\r[{'#' * done}{'.' * (20 - done)}] {name}: turn {turn}/{total}  ",
+    where = say(f"turn {turn}/{total}", f"第 {turn}/{total} 轮")
+    print(f"\r[{'#' * done}{'.' * (20 - done)}] {name}: {where}  ",
           end="\n" if turn == total else "", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
     """`tinyagent compare`: every strategy on one script, in one table."""
+    lang = args.lang = get_lang(getattr(args, "lang", None))
     try:
-        turns, dialog = SIX_TURNS[args.lang], None
+        turns, dialog = SIX_TURNS[lang], None
         if getattr(args, "turns", None):
             dialog = planted_dialog(args.turns, lang=args.lang)
             turns = list(dialog.turns)
@@ -56,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
             lines = args.script.read_text(encoding="utf-8").splitlines()
             turns = [line.strip() for line in lines if line.strip()]
             if not turns:
-                raise ValueError(f"{args.script} is empty: write one message a line")
+                raise ValueError(say(f"{args.script} is empty: write one message a "
+                                     "line", f"{args.script} 是空文件：请每行写一条"
+                                     "消息"))
         llm = LlmClient.from_env()
         chosen = make_strategies(llm, [n.strip() for n in args.strategies.split(",")])
         zh = args.lang == "zh"
@@ -67,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
                          progress=_progress if sys.stderr.isatty() else None,
                          lang=args.lang, provider=getattr(args, "provider", None))
     except (OSError, ValueError, LlmError) as exc:  # a bad file or name; a failed call
-        print(f"error: {exc}", file=sys.stderr)
+        say_error(exc)
         return 1 if isinstance(exc, LlmError) else 2
     every = range(1, len(turns) + 1) if args.answers == "all" else [len(turns)]
     print(f"{result.tokens_table(lang=args.lang)}\n\n"

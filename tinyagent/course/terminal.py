@@ -4,8 +4,8 @@ Used by the `tinyagent` command (cli.py), the terminal twin of the notebooks. A
 learner pipes the demo into `head`, presses Ctrl-C mid-answer, or feeds a file that is
 not UTF-8; each ends with one line on standard error and a shell-style exit status,
 never a Python traceback. What a turn already committed stays committed: the agent
-writes a turn to memory only when it ends. Left out: Windows console code pages and
-readline history.
+writes a turn to memory only when it ends. Its lines are in the package's language
+(`--lang zh` sets it). Left out: Windows console code pages and readline history.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from ..lang import say
 
 if TYPE_CHECKING:
     from ..llm import LlmClient
@@ -28,16 +30,29 @@ def say_error(message: object, *, new_line: bool = False) -> None:
     """One line on standard error, if there is one (on a line of its own)."""
     if sys.stderr is not None:
         try:
-            print("\n" * new_line + f"error: {message}", file=sys.stderr, flush=True)
+            print("\n" * new_line + say("error: ", "错误：") + str(message),
+                  file=sys.stderr, flush=True)
         except OSError:  # stderr closed or gone too: nothing left to tell
             pass
+
+
+def make_llm() -> LlmClient | None:
+    """The model the environment chooses; None, after saying why, for a bad setting."""
+    from ..llm import LlmClient
+
+    try:
+        return LlmClient.from_env()
+    except ValueError as exc:  # e.g. TINYAGENT_TIMEOUT=abc
+        say_error(exc)
+        return None
 
 
 def say_waiting(llm: LlmClient) -> None:
     """Before a turn of a real model, tell a person watching how long it may take
     (timeout x attempts, plus back-off): a slow model is never a silent one."""
     if not llm.offline and sys.stderr is not None and sys.stderr.isatty():
-        print(f"(waiting for {llm.model}: at most {llm.max_wait:.0f}s a call)",
+        print(say(f"(waiting for {llm.model}: at most {llm.max_wait:.0f}s a call)",
+                  f"（等待 {llm.model}：每次调用最多 {llm.max_wait:.0f} 秒）"),
               file=sys.stderr, flush=True)
 
 
@@ -45,8 +60,10 @@ def run_guarded(command: Callable[[], int]) -> int:
     """`command()`'s exit status, or the status of the way the terminal ended it."""
     if sys.stdout is None or sys.stdout.closed:
         # Started with `>&-`: answers would go nowhere (or into a file that took fd 1).
-        say_error("standard output is closed; give the command somewhere to write, "
-                  "e.g. `tinyagent chat > answers.txt`")
+        say_error(say("standard output is closed; give the command somewhere to "
+                      "write, e.g. `tinyagent chat > answers.txt`",
+                      "标准输出已关闭：请给命令一个输出的地方，比如 "
+                      "`tinyagent chat > answers.txt`"))
         return EXIT_FAILED
     prepare_streams()
     try:
@@ -55,8 +72,8 @@ def run_guarded(command: Callable[[], int]) -> int:
         return status
     except KeyboardInterrupt:
         # new_line: the prompt or a half-written answer may hold the cursor
-        say_error("interrupted; the turns answered before Ctrl-C are kept",
-                  new_line=True)
+        say_error(say("interrupted; the turns answered before Ctrl-C are kept",
+                      "已中断：按 Ctrl-C 之前回答过的轮次都保留着"), new_line=True)
         return EXIT_INTERRUPTED
     except OSError as exc:
         if exc.errno in (errno.EPIPE, errno.EBADF):
@@ -72,8 +89,9 @@ def unexpected(exc: Exception) -> int:
     if os.environ.get("TINYAGENT_DEBUG", "").strip() in {"1", "true", "yes"}:
         raise exc
     text = " ".join(str(exc).split())[:200]
-    say_error(f"{type(exc).__name__}: {text} (run again with TINYAGENT_DEBUG=1 to "
-              "see where)")
+    say_error(f"{type(exc).__name__}: {text} " + say(
+        "(run again with TINYAGENT_DEBUG=1 to see where)",
+        "（用 TINYAGENT_DEBUG=1 再运行一次，可以看到出错的位置）"))
     return EXIT_FAILED
 
 

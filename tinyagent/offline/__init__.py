@@ -8,8 +8,12 @@ pure function of the request: what it "remembers" is exactly what the messages h
     model.py         complete(request) -> response; the misbehaving "+modes"
     conversation.py  what the clerk reads from the messages (turn, history, ids)
     intents.py       language, intent and entity rules (regular expressions)
+    step.py          one step of the clerk: a reply, and the tool calls it may make
     clerk.py         per intent: which tool next, or the answer
+    catalog.py       the catalog questions (new products, price, buy, compare, offers)
+    searches.py      what it types into the search tools, in the customer's language
     replies.py       the answers' wording, English and Chinese
+    chinese_data.py  a Chinese answer over English tool data, in the clerk's words
     summarize.py     summarize mode: a fact ledger for the memories, merged by entity
     facts.py         the facts a text holds (orders, refunds, products, policies)
     ledger.py        those facts merged by entity, one line each

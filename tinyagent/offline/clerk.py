@@ -4,7 +4,8 @@ Introduced in notebook 00, which traces one ReAct turn (thought -> tool call -> 
 result -> answer). Each intent has a small handler that looks at the current turn's
 results: if a fact it needs is missing it asks for a tool (with a short "thought"),
 otherwise it answers from what it has. A handler only calls tools the request offers
-and never the same call twice in a turn. Left out: planning across intents, and
+and never the same call twice in a turn; catalog questions are in catalog.py, the
+words it searches with in searches.py. Left out: planning across intents, and
 asking follow-up questions beyond "which order / which product?".
 """
 
@@ -12,23 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
-from . import intents, replies, said
+from . import intents, replies, said, searches
+from .catalog import compare, knowledge_texts, price_or_buy, promotion, recommend
 from .conversation import Conversation
-
-Call = tuple[str, dict[str, Any]]  # (tool name, arguments)
-Found = list[dict[str, Any]]  # catalog items or help articles from a tool result
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What the model says this step: text, and tool calls when it wants facts."""
-
-    content: str
-    calls: tuple[Call, ...] = ()
-
+from .step import Reply, ask_tools
 
 RECALL_KINDS = [("refund", re.compile(r"refund|return|退款|退货", re.I)),
                 ("tracking", re.compile(r"tracking|shipment|快递|物流|运单", re.I)),
@@ -37,28 +26,6 @@ ID_PATTERNS = {"refund": intents.REFUND_ID, "tracking": intents.TRACKING_ID,
                "order": intents.ORDER_ID}
 POLICY_TOPICS = [("warranty", re.compile(r"warrant|guarantee|保修|质保", re.I)),
                  ("return shipping", re.compile(r"shipping|fee|运费|邮费", re.I))]
-
-
-def ask_tools(c: Conversation, thought: str, *calls: Call, about: Any = ()
-              ) -> Reply | None:
-    """A tool-calling reply, or None when none of the calls may be made."""
-    allowed = tuple(call for call in calls if c.can_call(*call))
-    if not allowed:
-        return None
-    return Reply(replies.thought(c.lang, thought, *about), allowed)
-
-
-def found(result: dict[str, Any] | None) -> Found:
-    items = (result or {}).get("results")
-    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-
-
-def best_match(items: Found, name: str) -> dict[str, Any] | None:
-    """The catalog item whose name contains `name`; the only item if just one."""
-    for item in items:
-        if name.lower() in str(item.get("name", "")).lower():
-            return item
-    return items[0] if len(items) == 1 else None
 
 
 def order_status(c: Conversation) -> Reply:
@@ -100,14 +67,8 @@ def refund(c: Conversation) -> Reply:
     return Reply(replies.refund_done(c.lang, result))
 
 
-def knowledge_texts(result: dict[str, Any] | None, topic: str) -> list[str]:
-    """Help-article texts, the article on `topic` first."""
-    items = sorted(found(result), key=lambda i: topic not in str(i.get("topic", "")))
-    return [str(i.get("text")) for i in items if i.get("text")]
-
-
 def refund_timing(c: Conversation) -> Reply:
-    query = {"query": "refund time"}
+    query = {"query": searches.knowledge_query("refund time", c.lang)}
     result = c.result("searchKnowledge", **query)
     if result is None:
         call = ask_tools(c, "timing", ("searchKnowledge", query))
@@ -118,75 +79,8 @@ def refund_timing(c: Conversation) -> Reply:
     # window that dropped the refund turn visibly cannot answer that question.
     refund_id = c.newest(intents.REFUND_ID)
     order = c.near(refund_id, intents.ORDER_ID) if refund_id else None
-    texts = knowledge_texts(result, "refund")[:1]
+    texts = knowledge_texts(result, "refund time")[:1]
     return Reply(replies.refund_timing(c.lang, texts, order))
-
-
-def search(c: Conversation, query: str, thought: str, about: Any = ()
-           ) -> Reply | Found:
-    """Catalog items for `query`, or first the tool call that searches for them."""
-    result = c.result("searchProducts", query=query)
-    if result is None:
-        return (ask_tools(c, thought, ("searchProducts", {"query": query}),
-                          about=about)
-                or Reply(replies.cannot_check(c.lang)))
-    return found(result)
-
-
-def recommend(c: Conversation) -> Reply:
-    kind = intents.kind_of(c.user_text)
-    items = search(c, f"new {kind}" if kind else "new", "recommend")
-    if isinstance(items, Reply):
-        return items
-    return Reply(replies.product_list(c.lang, items, "Here are our new models:",
-                                       "这些是我们的新款："))
-
-
-def price_or_buy(c: Conversation) -> Reply:
-    names = c.products(1)
-    if not names:
-        return Reply(replies.ask_product(c.lang))
-    name, buying = names[0], intents.detect_intent(c.user_text) == "buy"
-    items = search(c, name, "buy" if buying else "price", about=[name])
-    if isinstance(items, Reply):
-        return items
-    item = best_match(items, name)
-    if item is None:
-        return Reply(replies.product_list(c.lang, items, f"I found these for {name}:",
-                                           f"和 {name} 相关的商品："))
-    return Reply(replies.buy(c.lang, item) if buying else replies.price(c.lang, item))
-
-
-def compare(c: Conversation) -> Reply:
-    names = c.products(2)
-    if len(names) < 2:
-        return Reply(replies.ask_product(c.lang, 2))
-    if "searchProducts" not in c.offered:
-        return Reply(replies.cannot_check(c.lang))
-    missing = [("searchProducts", {"query": n}) for n in names
-               if c.result("searchProducts", query=n) is None]
-    call = ask_tools(c, "compare", *missing, about=names)  # both in one step
-    if call:
-        return call
-    a, b = (best_match(found(c.result("searchProducts", query=n)), n) for n in names)
-    if a is None or b is None:
-        return Reply(replies.product_list(c.lang, [], "", ""))
-    return Reply(replies.compare(c.lang, a, b))
-
-
-def promotion(c: Conversation) -> Reply:
-    by_offer = c.result("searchProducts", query="offer")
-    article = c.result("searchKnowledge", query="promotion")
-    if by_offer is None and article is None:
-        article_call = ("searchKnowledge", {"query": "promotion"})
-        return (ask_tools(c, "promotion", ("searchProducts", {"query": "offer"}))
-                or ask_tools(c, "promotion", article_call)
-                or Reply(replies.cannot_check(c.lang)))
-    if by_offer is not None:
-        offers = [i for i in found(by_offer) if i.get("offer")]
-        return Reply(replies.product_list(c.lang, offers, "Current offers:",
-                                          "当前优惠："))
-    return Reply(replies.knowledge(c.lang, knowledge_texts(article, "promotion")[:2]))
 
 
 def recall(c: Conversation) -> Reply:
@@ -209,13 +103,14 @@ def recall(c: Conversation) -> Reply:
 def policy(c: Conversation) -> Reply:
     topic = next((t for t, words in POLICY_TOPICS if words.search(c.user_text)),
                  "return policy")
-    result = c.result("searchKnowledge", query=topic)
+    query = searches.knowledge_query(topic, c.lang)
+    result = c.result("searchKnowledge", query=query)
     if result is None:
-        call = ask_tools(c, "policy", ("searchKnowledge", {"query": topic}),
+        call = ask_tools(c, "policy", ("searchKnowledge", {"query": query}),
                          about=[topic])
         if call:
             return call
-    texts = knowledge_texts(result, topic.split()[0])[:2]
+    texts = knowledge_texts(result, topic)[:2]
     return Reply(replies.knowledge(c.lang, texts))
 
 

@@ -60,6 +60,7 @@ class Conversation:
     steps: list[Step] = field(default_factory=list)  # this turn's calls, in order
     segments: list[str] = field(default_factory=list)  # older text, oldest first
     roles: list[str] = field(default_factory=list)  # the role of each segment
+    before_turn: int = 0  # how many segments precede the newest user message
 
     @property
     def lang(self) -> str:
@@ -90,10 +91,14 @@ class Conversation:
                                                  message.get("content") or "")
             if message.get("role") == "tool" and index > last_user:
                 answered[message.get("tool_call_id", "")] = parse_result(text)
-            if index != last_user:
+            if index == last_user:
+                conv.before_turn = len(conv.segments)
+            else:
                 lines = [line for line in text.splitlines() if line.strip()]
                 conv.segments.extend(lines)
                 conv.roles.extend([message.get("role") or ""] * len(lines))
+        if last_user < 0:  # no user message: every line is history
+            conv.before_turn = len(conv.segments)
         conv.steps = [Step(name, args, answered.get(call_id), thought)
                       for call_id, (name, args, thought) in calls.items()]
         return conv
@@ -144,9 +149,13 @@ class Conversation:
         return self.newest(intents.ORDER_ID, intents.KINDS[kind] if kind else None)
 
     def products(self, count: int = 1) -> list[str]:
-        """Up to `count` product names: the user message's first, then newest older."""
+        """Up to `count` product names: the user message's first, then newest older.
+
+        "it" means what the conversation named before this message, never a name
+        in this turn's own tool results (a feature such as "LiDAR" is no product).
+        """
         names = intents.products(self.user_text)
-        for line in reversed(self.segments):
+        for line in reversed(self.segments[: self.before_turn]):
             if len(names) >= count:
                 break
             for name in reversed(intents.products(line)):

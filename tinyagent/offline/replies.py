@@ -3,8 +3,10 @@
 Introduced in notebook 00. Every function takes the language ("en" or "zh") and the
 parsed tool results, and states facts exactly as the results give them; a missing
 field is left out rather than guessed, because the clerk knows nothing of the store
-by itself. Left out: formatting beyond plain sentences, and translating the tools'
-free text: a Chinese store (bitmall_tools(lang="zh")) gives Chinese texts itself.
+by itself. A Chinese store (bitmall_tools(lang="zh")) gives Chinese texts itself;
+a Chinese answer over the English store says what it reads there in its own Chinese
+words (chinese_data.py). Catalog answers are worded in catalog.py. Left out:
+formatting beyond plain sentences, and translating the tools' free text.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import chinese_data
 from .facts import STATUS
 
 Result = dict[str, Any]
@@ -29,6 +32,11 @@ def canonical(status: str) -> str:
     if status.isascii():  # English already: kept as the store wrote it
         return status
     return next((name for name, words, _ in STATUS if words.search(status)), status)
+
+
+def status_zh(status: str) -> str:
+    """A status in Chinese: STATUS_ZH's words, else what its own words say."""
+    return STATUS_ZH.get(status) or chinese_data.status(status)
 
 
 def say(lang: str, english: str, chinese: str) -> str:
@@ -94,13 +102,17 @@ def cannot_check(lang: str) -> str:
 
 
 def tool_error(lang: str, result: Result) -> str:
-    error = result.get("error") or result.get("text") or "unknown error"
+    error = str(result.get("error") or result.get("text") or "unknown error")
+    if lang == "zh":
+        error = chinese_data.error(error)
     return say(lang, f"Sorry, I couldn't find that: {error}. Please check the "
                      "number and try again.",
                f"抱歉，没有查到：{error}。请核对号码后再试一次。")
 
 
 def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
+    if lang == "zh":  # the English store's words, said in Chinese
+        info, track = chinese_data.order(info), chinese_data.order(track)
     product = info.get("product")
     status = canonical(info.get("status") or track.get("status") or "")
     carrier = info.get("carrier") or track.get("carrier")
@@ -119,7 +131,7 @@ def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
                    f"{head}已付款，还没有发货。")
     else:
         text = say(lang, f"{head} is {status or 'being processed'}.",
-                   f"{head}目前{STATUS_ZH.get(status, status or '处理中')}。")
+                   f"{head}目前{status_zh(status)}。")
     if tracking:
         text += say(lang, f" Carrier: {carrier}, tracking number {tracking}.",
                     f"承运商 {carrier}，运单号 {tracking}。")
@@ -135,6 +147,8 @@ def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
 def refund_done(lang: str, r: Result) -> str:
     # the tool refuses a second refund, and says so in its note
     again = bool(re.search(r"already|已申请", str(r.get("note", ""))))
+    if lang == "zh":
+        r = chinese_data.refund(r)
     order, refund_id, amount = r.get("order_id"), r.get("refund_id"), r.get("amount")
     status = str(r.get("status", ""))
     english = ("A refund was already requested" if again
@@ -143,7 +157,7 @@ def refund_done(lang: str, r: Result) -> str:
     text = say(lang, f"{english} for order {order}: refund number {refund_id}, "
                      f"amount ¥{amount}, status: {status}.",
                f"{chinese}：订单 {order}，退款编号 {refund_id}，金额 ¥{amount}，"
-               f"状态：{STATUS_ZH.get(status, status)}。")
+               f"状态：{status_zh(status)}。")
     if r.get("next_step"):
         text += say(lang, f" Next step: {r['next_step']}.",
                     f"下一步：{r['next_step']}。")
@@ -151,6 +165,7 @@ def refund_done(lang: str, r: Result) -> str:
 
 
 def refund_timing(lang: str, texts: list[str], order_id: str | None) -> str:
+    texts = chinese_data.texts(texts) if lang == "zh" else texts
     if not texts:
         return say(lang, "Sorry, I couldn't find how long refunds take.",
                    "抱歉，没有查到退款到账的时间。")
@@ -168,58 +183,6 @@ def join(texts: list[str]) -> str:
         chinese_end = text.endswith(("。", "！", "？", "）"))
         text += part if not text or chinese_end else f" {part}"
     return text
-
-
-def chinese_line(lang: str, item: Result) -> bool:
-    """A Chinese answer over a Chinese catalog (an English name keeps ": " and "; ")."""
-    return lang == "zh" and not str(item.get("name", "")).isascii()
-
-
-def product_line(item: Result, features: bool = False, lang: str = "en") -> str:
-    zh = chinese_line(lang, item)  # full-width punctuation, no spaces
-    line = f"{item.get('name')}{'：' if zh else ': '}¥{item.get('price')}"
-    if item.get("offer"):
-        line += f"（{item['offer']}）" if zh else f" ({item['offer']})"
-    if features and item.get("features"):
-        line += f"{'；' if zh else '; '}{item['features']}"
-    return line
-
-
-def product_list(lang: str, items: list[Result], english: str, chinese: str) -> str:
-    if not items:
-        return say(lang, "Sorry, I found no matching products.",
-                   "抱歉，没有找到符合的商品。")
-    # a Chinese line ends with "。", so each still reads as one sentence once a
-    # summary folds the list onto one line
-    lines = "\n".join(f"- {product_line(item, True, lang)}"
-                      + ("。" if chinese_line(lang, item) else "") for item in items)
-    return say(lang, english, chinese) + "\n" + lines
-
-
-def price(lang: str, item: Result) -> str:
-    name, offer = item.get("name"), item.get("offer")
-    return say(lang, f"The {name} costs ¥{item.get('price')}."
-                     + (f" Current offer: {offer}." if offer else ""),
-               f"{name} 售价 ¥{item.get('price')}。"
-               + (f"当前优惠：{offer}。" if offer else ""))
-
-
-def compare(lang: str, a: Result, b: Result) -> str:
-    text = say(lang, " ", "").join(product_line(i, True, lang) + say(lang, ".", "。")
-                                   for i in (a, b))
-    if isinstance(a.get("price"), int) and isinstance(b.get("price"), int):
-        cheap, dear = sorted((a, b), key=lambda i: i["price"])
-        gap = dear["price"] - cheap["price"]
-        text += say(lang, f" The {dear.get('name')} costs ¥{gap} more.",
-                    f"{dear.get('name')} 比 {cheap.get('name')} 贵 ¥{gap}。")
-    return text
-
-
-def buy(lang: str, item: Result) -> str:
-    return price(lang, item) + say(
-        lang, " You can order it on its product page in the BitMall app or website; "
-              "I can't place orders for you here.",
-        "您可以在 BitMall App 或网站的商品页直接下单，我这里不能代您下单。")
 
 
 def recall(lang: str, kind: str, value: str, order_id: str | None) -> str:
@@ -240,10 +203,22 @@ def recall_missing(lang: str, kind: str) -> str:
 
 
 def knowledge(lang: str, texts: list[str]) -> str:
+    texts = chinese_data.texts(texts) if lang == "zh" else texts
     if not texts:
         return say(lang, "Sorry, I found no help article about that.",
                    "抱歉，没有找到相关的帮助说明。")
     return join(texts)
+
+
+def paid(lang: str, order_id: str, info: Result) -> str:
+    """What an order cost the customer: queryOrder's price."""
+    product = info.get("product")
+    if lang == "zh":
+        product = chinese_data.product(str(product)) if product else None
+        return (f"您的订单 {order_id}" + (f"（{product}）" if product else "")
+                + f"实付 ¥{info.get('price')}。")
+    return (f"Your order {order_id}" + (f" ({product})" if product else "")
+            + f" cost ¥{info.get('price')}.")
 
 
 def now(lang: str, r: Result) -> str:

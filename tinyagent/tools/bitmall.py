@@ -7,7 +7,8 @@ shop's registry, so every agent starts from the same store. Each tool returns JS
 text, the form a real tool API would give, so the model (offline or real) reads facts
 only from tool results. An unknown order is a clear "not found" result, not an
 exception. Left out: payments, stock, addresses and authentication; refunds are
-recorded in memory only. `lang="zh"` serves the same shop in Chinese (store_zh.py).
+recorded in memory only. `lang="zh"` serves the same shop in Chinese (store_zh.py);
+`bitmall_tools()` serves it in the package's language (`set_lang`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
+from ..lang import get_lang
 from . import store_zh
 from .registry import Tool, ToolRegistry
 from .store import EVENTS, FIXED_NOW, KNOWLEDGE, ORDERS, PRODUCTS
@@ -74,7 +76,8 @@ class BitMall:
     """One shop: a fresh copy of the orders, the refunds made, and a clock."""
 
     def __init__(self, clock: Callable[[], datetime] = lambda: FIXED_NOW,
-                 lang: str = "en") -> None:
+                 lang: str | None = None) -> None:
+        lang = get_lang() if lang is None else lang  # the package's, unless given
         if lang not in ("en", "zh"):
             raise ValueError(f"unknown store language {lang!r}: use 'en' or 'zh'")
         self.clock = clock  # the store's fixed "now", so refund numbers repeat
@@ -189,8 +192,9 @@ def _string_arg(name: str, description: str) -> dict:
 
 
 def bitmall_tools(clock: Callable[[], datetime] = lambda: FIXED_NOW,
-                  lang: str = "en") -> ToolRegistry:
+                  lang: str | None = None) -> ToolRegistry:
     """A new registry with queryOrder, queryLogistics, applyRefund, searchKnowledge,
     getCurrentTime and searchProducts over a fresh shop's own copy of the store,
-    whose texts are English (lang="en") or Chinese (lang="zh")."""
-    return BitMall(clock, lang).registry()
+    whose texts are English (lang="en") or Chinese (lang="zh"); by default in the
+    package's language (`set_lang`, TINYAGENT_LANG)."""
+    return BitMall(clock, get_lang(lang)).registry()

@@ -1,0 +1,177 @@
+"""The `tinyagent` command's options and help, in English or Chinese.
+
+Used by cli.py, the terminal twin of the notebooks. Every command takes `--lang zh|en`
+(default: the package setting, `TINYAGENT_LANG`); the language is read from the
+command line before the parser is built, so the help that parser prints is already
+in that language. In Chinese, argparse's own words are Chinese too: the usage prefix,
+the section headings, `-h`'s help and the errors a learner meets most (an unknown
+option, a bad choice, a missing value). What stays as typed: option names, the
+values of a choice (`hybrid`, `show`) and metavars (`NAME`, `SECONDS`), since those
+are what the learner types. Left out: argparse's rarer errors, which stay English,
+and other languages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from ..lang import LANGS, get_lang, say
+
+
+def chosen_lang(argv: Sequence[str]) -> str:
+    """The language `argv` asks for with --lang (the last one wins), else the
+    package setting. A bad value is left for the parser to refuse."""
+    lang = get_lang()
+    for index, word in enumerate(argv):
+        value = (word.split("=", 1)[1] if word.startswith("--lang=") else
+                 argv[index + 1] if word == "--lang" and index + 1 < len(argv) else
+                 None)
+        if value in LANGS:
+            lang = value
+    return lang
+
+
+class ChineseFormatter(argparse.HelpFormatter):
+    """argparse's help layout, with a Chinese usage prefix."""
+
+    def add_usage(self, usage: str | None, actions: Any, groups: Any,
+                  prefix: str | None = None) -> None:
+        chinese = "用法：" if prefix is None else prefix
+        super().add_usage(usage, actions, groups, chinese)
+
+
+# argparse's most common errors, and their Chinese: (pattern, replacement)
+ERRORS = [
+    (r"^argument ([^:]+): ", r"参数 \1："),
+    (r"^unrecognized arguments: ", "无法识别的参数："),
+    (r"^the following arguments are required: ", "缺少必需的参数："),
+    (r"invalid choice: (.+) \(choose from (.+)\)$", r"无效的选项 \1（可选：\2）"),
+    (r"expected one argument$", "需要一个值"),
+    (r"expected at least one argument$", "至少需要一个值"),
+    (r"invalid (\w+) value: (.+)$", r"无效的 \1 值 \2"),
+    (r"^one of the arguments (.+) is required$", r"参数 \1 必须给出其中一个"),
+]
+
+
+def chinese_error(message: str) -> str:
+    """An argparse error in Chinese, as far as `ERRORS` knows its words."""
+    for pattern, replacement in ERRORS:
+        message = re.sub(pattern, replacement, message)
+    return message
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser in `lang` (default: the setting): its headings, -h and
+    errors. build_parser makes the subcommands' parsers with this class too."""
+
+    def __init__(self, *args: Any, lang: str | None = None, **kwargs: Any) -> None:
+        self.lang = get_lang(lang)
+        zh = self.lang == "zh"
+        if zh:
+            kwargs.setdefault("formatter_class", ChineseFormatter)
+        add_help = kwargs.pop("add_help", True)
+        parents = kwargs.pop("parents", [])
+        super().__init__(*args, add_help=False, **kwargs)
+        if zh:  # before the parents' options join: they go to groups of these titles
+            self._positionals.title = "位置参数"
+            self._optionals.title = "选项"
+        if add_help:  # argparse's own -h, with its help in the parser's language
+            self.add_argument("-h", "--help", action="help",
+                              default=argparse.SUPPRESS,
+                              help=say("show this help message and exit",
+                                       "显示本帮助并退出", self.lang))
+        for parent in parents:  # as argparse itself adds them
+            self._add_container_actions(parent)
+            self._defaults.update(parent._defaults)
+
+    def error(self, message: str) -> NoReturn:
+        """Usage, then one line naming what is wrong; exit status 2 (as argparse)."""
+        self.print_usage(sys.stderr)
+        if self.lang == "zh":
+            self.exit(2, f"{self.prog}：错误：{chinese_error(message)}\n")
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def lang_option(parser: argparse.ArgumentParser, lang: str) -> None:
+    """Add --lang to `parser`; `lang` (already chosen) is its default."""
+    parser.add_argument("--lang", choices=list(LANGS), default=lang,
+                        help=say("the language of prompts, messages, help and the "
+                                 "BitMall store (default: TINYAGENT_LANG, else en)",
+                                 "提示符、消息、帮助和 BitMall 商店数据的语言（默认："
+                                 "TINYAGENT_LANG，否则 en）", lang))
+
+
+def build_parser(lang: str | None = None) -> Parser:
+    """The command line in `lang` (default: the setting): a subparser a command,
+    model options shared by `model`, --lang on every command."""
+    from ..settings import timeout_argument
+    from . import compare_cli, sessions_cli
+    from .catalogue import STRATEGIES
+
+    lang = get_lang(lang)
+
+    def text(en: str, zh: str) -> str:
+        return say(en, zh, lang)
+
+    parser = Parser(prog="tinyagent", lang=lang, description=text(
+        "The `tinyagent` command: demo, chat, compare, bench and sessions.",
+        "`tinyagent` 命令：demo、chat、compare、bench 和 sessions，"
+        "都是课程笔记本的终端版。"))
+    lang_option(parser, lang)
+    common = Parser(add_help=False, lang=lang)
+    lang_option(common, lang)
+    model = Parser(add_help=False, lang=lang)
+    model.add_argument("--timeout", metavar="SECONDS", type=timeout_argument,
+                       help=text("wait at most this long for each attempt of a model "
+                                 "call (default 60, or TINYAGENT_TIMEOUT)",
+                                 "每次调用模型最多等待的秒数（默认 60，或 "
+                                 "TINYAGENT_TIMEOUT）"))
+    sub = parser.add_subparsers(
+        dest="command", required=True, title=text("commands", "命令"),
+        metavar="{demo,chat,bench,compare,sessions}",
+        parser_class=functools.partial(Parser, lang=lang))
+    sub.add_parser("demo", parents=[model, common], help=text(
+        "the stateless failure, then the six-turn hybrid demo",
+        "先看没有记忆的失败，再看六轮混合记忆演示"))
+    p = sub.add_parser("chat", parents=[model, common], help=text(
+        "talk to the BitMall agent", "和 BitMall 客服对话"))
+    p.add_argument("--memory", default="inmemory", choices=list(STRATEGIES),
+                   help=text("the memory strategy (default: inmemory)",
+                             "记忆策略（默认：inmemory）"))
+    p.add_argument("--session", metavar="NAME", help=text(
+        "save the conversation under NAME and resume it next time",
+        "把对话保存为会话 NAME，下次接着聊"))
+    p.add_argument("--db", metavar="URL", default="tinyagent.db", help=text(
+        "the SQLite file or postgresql:// URL that holds the sessions (with "
+        "--session)",
+        "保存会话的 SQLite 文件或 `postgresql://` 地址（配合 --session）"))
+    sub.add_parser("bench", parents=[common], help=text(
+        "per-turn memory cost at 10 / 1,000 / 10,000 messages",
+        "记忆在 10 / 1,000 / 10,000 条消息时每轮的开销"))
+    compare_cli.add_arguments(sub.add_parser("compare", parents=[model, common],
+                                             help=text("every strategy on one script",
+                                                       "同一段对话上比较每种策略")),
+                              lang)
+    sessions_cli.add_arguments(sub.add_parser("sessions", parents=[common], help=text(
+        "list, show, rebuild or delete stored sessions",
+        "列出、查看、重建或删除保存的会话")), lang)
+    return parser
+
+
+def typed_words(parser: argparse.ArgumentParser) -> set[str]:
+    """Every value a learner may type as a choice (commands, memories, actions),
+    in `parser` and its subcommands: words that stay as typed in any language."""
+    words: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            words |= set(action.choices)
+            for sub in action.choices.values():
+                words |= typed_words(sub)
+        elif action.choices:
+            words |= {str(choice) for choice in action.choices}
+    return words
