@@ -25,8 +25,13 @@ TRACE_LABELS = {
            "agent": "Agent: "},
     "zh": {"user": "[用户] ", "thought": "  [思考] ", "call": "  [调用] ",
            "result": "  [结果] ", "agent": "[回复] ",
-           "stop": "  [结束] {reason}：{calls} 次模型调用；提示 token {tokens}"},
+           "stop": "  [结束] {reason}：{calls} 次模型调用；提示词 token {tokens}"},
 }
+# Why a turn stopped, as the Chinese trace says it (`stop_reason` stays the English
+# identifier that tests and notebooks compare against).
+STOP_REASONS_ZH = {"answer": "已回答", "cut_off": "回答被截断", "max_steps": "步数用尽",
+                   "repeated_call": "重复调用", "token_budget": "超出 token 预算",
+                   "no_progress": "没有进展", "empty_reply": "空回复"}
 RESULT_WIDTH = 110  # a tool result is clipped to this many characters in the trace
 
 
@@ -70,5 +75,7 @@ def step_lines(number: int, step: Step, labels: dict[str, str]) -> Iterator[str]
 def stop_line(reason: str, trace: RunTrace, labels: dict[str, str]) -> str:
     """The printed line that says why the turn stopped and what its calls cost."""
     calls = len(trace.prompt_tokens)
+    if labels is TRACE_LABELS["zh"]:
+        reason = STOP_REASONS_ZH.get(reason, reason)
     return labels["stop"].format(reason=reason, calls=calls, s="s" * (calls != 1),
                                  tokens=trace.prompt_tokens)
