@@ -53,7 +53,7 @@ def chat(memory_name: str, session: str | None = None,
                       f"会话 {session!r}：已有 {count} 条消息。", lang))
     # the store and the agent's prompt speak the chat's language, so its answers do
     agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False,
-                       labels=lang)
+                       lang=lang)
     return converse(agent, llm, memory, lang, interactive)
 
 

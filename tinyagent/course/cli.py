@@ -61,7 +61,7 @@ def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
     """Play `turns` without and with memory, over the store in `lang`."""
     stateless, hybrid, compressed, after = DEMO_LINES[lang]
     print(f"\n{stateless}")
-    agent = ReActAgent(llm, bitmall_tools(lang=lang), labels=lang)
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), lang=lang)
     for text in turns[:2]:
         say_waiting(llm)
         agent.run(text)
@@ -70,7 +70,7 @@ def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
     # notebook 05's sizes: this part replays that notebook's six turns
     # A Chinese dialog: the summarizer's prompt and the summary's fence in Chinese too
     memory = HybridChatMemory(llm, recent_size=6, summary_threshold=10, lang=lang)
-    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, labels=lang)
+    agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, lang=lang)
     compressions = 0
     for text in turns:
         say_waiting(llm)
