@@ -12,16 +12,26 @@ that list. Left out: the trigger and the cut, which are each strategy's lesson.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 from ..lang import is_chinese
 from ..llm import SupportsChat
 from ..messages import ChatMessage
-from ..storage.base import SummaryState
 from ..tokens import count_message_tokens
 from .base import BaseChatMemory, check_size
 from .summarizer import Summarizer, summary_message, summary_text
+
+
+@dataclass(frozen=True)
+class SummaryState:
+    """A summary and its record: what a store's snapshot holds (notebook 07)."""
+
+    text: str | None = None
+    covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
+    compression_count: int = 0
+    version: int = 0  # +1 each time the summary changes
 
 
 def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> int:
