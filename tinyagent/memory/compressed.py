@@ -3,15 +3,17 @@
 What SummaryChatMemory (notebook 04), HybridChatMemory (notebook 05) and the
 production memories (notebook 07) share; each of them decides *when* to compress and
 *how much*, in its own `_trim`. This class holds the result: the summary, written in
-one place (`_set_summary`), and the record of it that a store saves and a restart
-reloads (`state`, `restore`). `messages()` starts with the summary, a system message
-fenced as reference data, then the verbatim messages; `len` and `tokens` describe
-that list. Left out: the trigger and the cut, which are each strategy's lesson.
+one place (`_set_summary`), in front of the verbatim messages; `hold` puts a saved
+one back. `messages()` starts with the summary, a system message fenced as
+reference data, then the verbatim messages; `len` and `tokens` describe that list.
+`SummaryState` is the record a store keeps of a summary (notebook 07). Left out: the
+trigger and the cut, which are each strategy's lesson, and saving the summary
+(tinyagent.production).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -73,17 +75,13 @@ class CompressedMemory(BaseChatMemory):
         # A second trigger, off by default: compress once the messages held reach
         # this many tokens, for conversations whose messages are long.
         self.threshold_tokens = threshold_tokens
-        # Called with the new state after each compression: a session saves it there.
-        self.on_apply: Callable[[SummaryState], None] | None = None
-        # Which conversation this is (a session sets it): the production memories
-        # let one compression at a time run per conversation (notebook 07).
-        self.flight_key: Hashable | None = None
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
+        self.compression_count = 0
+        self.summarized_tokens = 0  # tokens of every message the summary stands for
         # The fence's language, the summarizer's: "en", "zh", or None ("auto") to
         # follow the summary's own words (a Chinese dialog gets a Chinese summary).
         lang = getattr(summarizer, "lang", "en")
         self.fence_lang: str | None = None if lang == "auto" else lang
-        self.clear()
 
     @property
     def summary(self) -> str | None:
@@ -121,41 +119,21 @@ class CompressedMemory(BaseChatMemory):
         span = self._pop_oldest(count)
         self.summarized_tokens += sum(count_message_tokens(m) for m in span)
         self._set_summary(summary)
-        self.covered_up_to += count
         self.compression_count += 1
-        self.version += 1
-        if self.on_apply is not None:
-            self.on_apply(self.state)
 
-    # -- the record a store keeps, and loading it back
-    @property
-    def state(self) -> SummaryState:
-        """The summary, how many messages of the conversation it covers, its counts."""
-        return SummaryState(self.summary, self.covered_up_to, self.compression_count,
-                            self.version)
-
-    def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
-        """Load a snapshot and the messages after it.
+    def hold(self, summary: str | None, messages: Sequence[ChatMessage],
+             compression_count: int = 0) -> None:
+        """Start over holding `summary` in front of `messages`, as if
+        `compression_count` compressions had left them there.
 
         No model call and no compression: the next add() compresses if one is due.
+        Loading a saved conversation does this (notebook 07).
         """
         self.clear()
-        self._set_summary(state.text)
-        self.covered_up_to, self.version = state.covered_up_to, state.version
-        self.compression_count = state.compression_count
+        self._set_summary(summary)
+        self.compression_count = compression_count
         self._messages.extend(messages)
         self._tokens = sum(count_message_tokens(m) for m in messages)
-
-    def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
-        """Compress a whole conversation again, continuing the counts of `previous`."""
-        self.restore(SummaryState(compression_count=previous.compression_count,
-                                  version=previous.version), [])
-        for message in log:  # as it was played: the same compressions
-            self.add(message)
-
-    def compress_if_due(self) -> None:
-        """Compress now if one is due (after a reload, say), as add() would."""
-        self._trim()
 
     # -- the contract: the summary first, then the verbatim messages
     def messages(self) -> list[ChatMessage]:
@@ -166,9 +144,7 @@ class CompressedMemory(BaseChatMemory):
         super().clear()
         self._set_summary(None)
         self.compression_count = 0
-        self.covered_up_to = 0  # the summary includes messages 1..covered_up_to
-        self.version = 0  # +1 each time the summary changes
-        self.summarized_tokens = 0  # tokens of every message the summary stands for
+        self.summarized_tokens = 0
         self.summarizer.clear()
 
     # -- looking inside: len and tokens describe what messages() returns

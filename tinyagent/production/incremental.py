@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Hashable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from ..llm import SupportsChat
 from ..memory.base import check_size, split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from ..memory.compressed import CompressedMemory, check_summary_tokens
+from ..memory.compressed import SummaryState, check_summary_tokens
 from ..messages import ChatMessage, Role
-from ..storage.base import SummaryState
+from .persistent import PersistentMemory
 from .structured import MAX_RENDER_CHARS, StructuredSummarizer
 
 
@@ -93,7 +95,7 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
     return sum(len(turn) for turn in due)
 
 
-class IncrementalSummaryMemory(CompressedMemory):
+class IncrementalSummaryMemory(PersistentMemory):
     """The newest `keep_recent_turns` turns verbatim + a structured summary.
 
     `lang="zh"`: the summary is asked for, headed and fenced in Chinese.
@@ -111,17 +113,16 @@ class IncrementalSummaryMemory(CompressedMemory):
         check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
         check_summary_tokens(max_summary_tokens)
         check_size("max_summary_chars", max_summary_chars, 200, "room for a few facts")
-        self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
-        self._lock = threading.RLock()  # add, messages, apply: one at a time
-        self._generation = 0  # +1 on every change of the summary or a clear
         # the fence follows the summarizer's language (CompressedMemory)
         super().__init__(StructuredSummarizer(llm, max_summary_chars, lang=lang,
                                               max_tokens=max_summary_tokens))
+        self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
+        self._lock = threading.RLock()  # add, messages, apply: one at a time
+        self._generation = 0  # +1 on every change of the summary or a clear
 
-    @property
-    def state(self) -> SummaryState:
-        with self._lock:
-            return super().state
+    def locked(self) -> AbstractContextManager[Any]:
+        """The memory's lock: a compression is applied from a pool thread."""
+        return self._lock
 
     # -- the contract, under the lock: a reader never sees half an apply
     def add(self, message: ChatMessage) -> None:
@@ -147,10 +148,6 @@ class IncrementalSummaryMemory(CompressedMemory):
                 self.apply(batch, self.summarize(batch))
         finally:
             IN_FLIGHT.release(self.flight_key)
-
-    def compress_if_due(self) -> None:
-        with self._lock:
-            self._trim()
 
     def plan(self) -> Batch | None:
         """The oldest due turns and the summary they will be merged into."""
@@ -180,10 +177,6 @@ class IncrementalSummaryMemory(CompressedMemory):
         while (batch := self.plan()) is not None:
             count += self.apply(batch, self.summarize(batch))
         return count
-
-    def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
-        with self._lock:
-            super().restore(state, messages)
 
     def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
         """Compress the whole log again in batches of whole turns, oldest first; the
