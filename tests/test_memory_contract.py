@@ -155,8 +155,8 @@ BAD_SETTINGS = [
     (lambda: SlidingWindowChatMemory("6"), ValueError, "max_messages must be an int"),
     (lambda: TokenWindowChatMemory(0), ValueError,
      "max_tokens must be >= 1 (a budget of prompt tokens), got 0"),
-    (lambda: SummaryChatMemory(llm(), threshold=3, keep_recent=2), ValueError,
-     "threshold must be >= 4"),
+    (lambda: SummaryChatMemory(llm(), threshold=2, keep_recent=2), ValueError,
+     "threshold must be >= 3 (more than keep_recent), got 2"),
     (lambda: SummaryChatMemory(llm(), threshold=8, keep_recent=1), ValueError,
      "keep_recent must be >= 2"),
     (lambda: SummaryChatMemory(llm(), threshold=8, keep_recent=10), ValueError,
@@ -170,8 +170,8 @@ BAD_SETTINGS = [
     (lambda: HybridChatMemory(llm(), recent_size=1, summary_threshold=4), ValueError,
      "recent_size must be >= 2"),
     (lambda: HybridChatMemory(llm(), recent_size=6, summary_threshold=6), ValueError,
-     "summary_threshold must be > recent_size (got summary_threshold=6, "
-     "recent_size=6)"),
+     "recent_size must be < summary_threshold (got recent_size=6, "
+     "summary_threshold=6): otherwise compression never fires"),
     (lambda: HybridChatMemory(None), TypeError, "llm must have a chat"),
 ]
 

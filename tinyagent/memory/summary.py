@@ -27,25 +27,36 @@ from .base import check_size
 from .budget import DEFAULT_SUMMARY_TOKENS
 from .compressed import CompressedMemory, compression_cut, plain_summarizer
 
-__all__ = ["SummaryChatMemory", "compression_cut"]
+__all__ = ["SummaryChatMemory", "check_sizes", "compression_cut"]
+
+
+def check_sizes(threshold: int, keep_recent: int, names: tuple[str, str],
+                lang: str = "en") -> None:
+    """The one set of rules for a summary memory's two sizes, in the memory's own
+    `names` for them: keep_recent >= 2 (a question and its answer), and a threshold
+    above it (else a compression could never keep fewer messages than it found)."""
+    threshold_name, keep_name = names
+    check_size(keep_name, keep_recent, 2, "the last question and its answer")
+    check_size(threshold_name, threshold, 3, f"more than {keep_name}")
+    if keep_recent >= threshold:
+        got = f"{keep_name}={keep_recent}, {threshold_name}={threshold}"
+        raise ValueError(f"{keep_name} 必须小于 {threshold_name}（当前 {got}）："
+                         "否则永远不会压缩" if lang == "zh" else
+                         f"{keep_name} must be < {threshold_name} (got {got}): "
+                         "otherwise compression never fires")
 
 
 class SummaryChatMemory(CompressedMemory):
     """A summary of the old turns + the newest `keep_recent` messages verbatim."""
 
     _repr_fields = ("threshold", "keep_recent", "compression_count")
+    # What errors call the two sizes: HybridChatMemory names them its own way.
+    _size_names = ("threshold", "keep_recent")
 
     def __init__(self, llm: SupportsChat, threshold: int = 10, keep_recent: int = 4,
                  *, max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
                  threshold_tokens: int | None = None, lang: str = "en") -> None:
-        check_size("threshold", threshold, 4, "keep_recent >= 2, plus 2 to compress")
-        check_size("keep_recent", keep_recent, 2, "the last question and its answer")
-        if keep_recent >= threshold:
-            got = f"keep_recent={keep_recent}, threshold={threshold}"
-            raise ValueError(f"keep_recent 必须小于 threshold（当前 {got}）："
-                             "否则永远不会压缩" if lang == "zh" else
-                             f"keep_recent must be < threshold (got {got}): "
-                             "otherwise compression never fires")
+        check_sizes(threshold, keep_recent, self._size_names, lang)
         super().__init__(plain_summarizer(llm, max_summary_tokens, lang),
                          threshold_tokens=threshold_tokens)
         self.threshold, self.keep_recent = threshold, keep_recent
