@@ -35,7 +35,14 @@ from ..lang import is_chinese
 from ..llm import SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .base import check_size
-from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINE, IDS_LINE_ZH, fit, ids_on
+from .budget import (
+    DEFAULT_SUMMARY_TOKENS,
+    IDS_LINE,
+    IDS_LINE_ZH,  # noqa: F401 (notebooks import it from here)
+    IDS_LINES,
+    fit,
+    ids_on,
+)
 
 PROMPT = ("You summarize a customer-service conversation for the agent's memory. "
           "Keep order numbers, product names, amounts, tracking and refund numbers, "
@@ -49,8 +56,6 @@ PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
 # summary yet, new messages). The offline model reads both languages' markers.
 MARKERS = {"en": ("Previous summary:", "(none)", "New messages:"),
            "zh": ("之前的摘要：", "无", "新消息：")}
-# The entity guard's line of ids, per language (budget.py rebuilds it).
-IDS_LINES = {"en": IDS_LINE, "zh": IDS_LINE_ZH}
 # The fallback's labels: a quoted request, an answer by role.
 ASKED = {"en": "user asked: ", "zh": "用户问："}
 ROLES_ZH = {"assistant": "助手：", "tool": "工具结果：", "system": "系统："}
