@@ -43,6 +43,12 @@ def split_turns(messages: Sequence[ChatMessage]) -> list[list[ChatMessage]]:
     """Group messages into turns: each starts at a user message.
 
     Messages before the first user message (a summary, say) form a turn of their own.
+
+    >>> from tinyagent.messages import ChatMessage
+    >>> said = [ChatMessage.system("- summary"), ChatMessage.user("Where is 88231?"),
+    ...         ChatMessage.assistant("In transit."), ChatMessage.user("Thanks!")]
+    >>> [[m.role.value for m in turn] for turn in split_turns(said)]
+    [['system'], ['user', 'assistant'], ['user']]
     """
     turns: list[list[ChatMessage]] = []
     for message in messages:

@@ -183,7 +183,22 @@ def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]],
         ids_line: str = IDS_LINE) -> Fitted:
     """`summary` within `max_tokens` tokens, evicting by the first of STEPS that
     can, again and again; the ids line is rebuilt as `ids_line` (IDS_LINE_ZH for a
-    Chinese summary)."""
+    Chinese summary).
+
+    24 tokens into 20: the delivered order (resolved) goes first, its ids moving to
+    the ids line; the pending refund (open) stays whole. Then the resolved ids go,
+    oldest first, until the summary fits.
+
+    >>> from tinyagent.memory.summarizer import find_ids
+    >>> notes = ("- Order 88231: delivered, SF1234567890\\n"
+    ...          "- Refund RF20260701001: pending")
+    >>> fitted = fit(notes, 20, find_ids)
+    >>> print(fitted.text)
+    - Refund RF20260701001: pending
+    - ids kept: SF1234567890
+    >>> fitted.evicted
+    ['- Order 88231: delivered, SF1234567890', '88231']
+    """
     draft = Draft.of(summary, ids_line, find_ids)
     while count_tokens(draft.text()) > max_tokens:
         if not first_step(draft, max_tokens):  # one line left, alone too long

@@ -38,7 +38,18 @@ class SummaryState:
 
 def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> int:
     """How many of the oldest messages to compress: whole turns, oldest first,
-    while the rest still holds at least `keep_recent` messages."""
+    while the rest still holds at least `keep_recent` messages.
+
+    Three turns of 2, 4 and 2 messages (8 held), keeping at least 4: the first two
+    turns would leave only 2, so only the first goes; keeping 2, both go.
+
+    >>> compression_cut([2, 4, 2], held=8, keep_recent=4)
+    2
+    >>> compression_cut([2, 4, 2], held=8, keep_recent=2)
+    6
+    >>> compression_cut([8], held=8, keep_recent=2)  # one long turn: nothing to cut
+    0
+    """
     cut = 0
     for size in turn_sizes:
         if held - cut - size < keep_recent:

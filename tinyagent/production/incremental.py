@@ -87,6 +87,18 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
     `keep_recent_turns` complete turns stay, and so does a turn still in progress
     (the newest one, until its answer arrives). Older turns are over: a newer one
     started, so they are complete even if a crash left one without an answer.
+
+    Two answered turns and a question still waiting for its answer (5 messages):
+
+    >>> said = [ChatMessage.user("q1"), ChatMessage.assistant("a1"),
+    ...         ChatMessage.user("q2"), ChatMessage.assistant("a2"),
+    ...         ChatMessage.user("q3")]
+    >>> plan_batch(said, keep_recent_turns=1, batch_turns=6)  # turn 1 is due
+    2
+    >>> plan_batch(said, keep_recent_turns=2, batch_turns=6)  # both stay verbatim
+    0
+    >>> plan_batch(said, keep_recent_turns=0, batch_turns=1)  # one turn a batch
+    2
     """
     turns = split_turns(messages)
     if turns and not is_complete(turns[-1]):
