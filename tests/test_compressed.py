@@ -1,4 +1,4 @@
-"""Rules of CompressedMemory, the part the summary memories share: one summary,
+"""Rules of CompressedChatMemory, the part the summary memories share: one summary,
 and the record a session keeps of it (production.Recorded: state, restore, rebuild)."""
 
 import pytest

@@ -7,7 +7,8 @@ import importlib
 import pytest
 
 MODULES = ["tinyagent.memory.base", "tinyagent.memory.compressed",
-           "tinyagent.memory.budget", "tinyagent.production.incremental",
+           "tinyagent.memory.budget", "tinyagent.memory.entities",
+           "tinyagent.memory.fence", "tinyagent.production.incremental",
            "tinyagent.lang"]
 
 

@@ -124,16 +124,16 @@ class Draft:
 
 
 # -- the steps of the module docstring, in order; each says whether it evicted
-def drop_crowded_id(draft: Draft, max_tokens: int) -> bool:
+def drop_crowded_id(draft: Draft, max_summary_tokens: int) -> bool:
     """1. A resolved id, while the ids line holds more than a quarter of the budget."""
     if not draft.ids:
         return False
-    if count_tokens(draft.ids_line + ", ".join(draft.ids)) <= max_tokens // 4:
+    if count_tokens(draft.ids_line + ", ".join(draft.ids)) <= max_summary_tokens // 4:
         return False
     return draft.drop_id(open_too=False)
 
 
-def drop_resolved_line(draft: Draft, max_tokens: int) -> bool:
+def drop_resolved_line(draft: Draft, max_summary_tokens: int) -> bool:
     """2. The oldest resolved line (or its oldest item), unless it is all there is."""
     resolved = draft.resolved()
     if not resolved:
@@ -145,12 +145,12 @@ def drop_resolved_line(draft: Draft, max_tokens: int) -> bool:
     return True
 
 
-def drop_resolved_id(draft: Draft, max_tokens: int) -> bool:
+def drop_resolved_id(draft: Draft, max_summary_tokens: int) -> bool:
     """3. The oldest id of a resolved matter."""
     return draft.drop_id(open_too=False)
 
 
-def shrink_open_line(draft: Draft, max_tokens: int) -> bool:
+def shrink_open_line(draft: Draft, max_summary_tokens: int) -> bool:
     """4a. The oldest open line that can shrink: its ids and its open word stay."""
     for k in draft.facts():
         small = shrunk(draft.lines[k], draft.find_ids)
@@ -161,7 +161,7 @@ def shrink_open_line(draft: Draft, max_tokens: int) -> bool:
     return False
 
 
-def drop_open_line(draft: Draft, max_tokens: int) -> bool:
+def drop_open_line(draft: Draft, max_summary_tokens: int) -> bool:
     """4b. The oldest line, its ids moving to the ids line; never the last words."""
     facts = draft.facts()
     if len(facts) > 1 or (facts and draft.ids):
@@ -170,7 +170,7 @@ def drop_open_line(draft: Draft, max_tokens: int) -> bool:
     return False
 
 
-def drop_open_id(draft: Draft, max_tokens: int) -> bool:
+def drop_open_id(draft: Draft, max_summary_tokens: int) -> bool:
     """4c. The oldest id of all."""
     return draft.drop_id(open_too=True)
 
@@ -179,9 +179,9 @@ STEPS = (drop_crowded_id, drop_resolved_line, drop_resolved_id, shrink_open_line
          drop_open_line, drop_open_id)
 
 
-def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]],
+def fit(summary: str, max_summary_tokens: int, find_ids: Callable[[str], list[str]],
         ids_line: str = IDS_LINE) -> Fitted:
-    """`summary` within `max_tokens` tokens, evicting by the first of STEPS that
+    """`summary` within `max_summary_tokens` tokens, evicting by the first of STEPS that
     can, again and again; the ids line is rebuilt as `ids_line` (IDS_LINE_ZH for a
     Chinese summary).
 
@@ -200,9 +200,9 @@ def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]],
     ['- Order 88231: delivered, SF1234567890', '88231']
     """
     draft = Draft.of(summary, ids_line, find_ids)
-    while count_tokens(draft.text()) > max_tokens:
-        if not first_step(draft, max_tokens):  # one line left, alone too long
-            return Fitted(_clip_tokens(draft.text(), max_tokens), draft.evicted)
+    while count_tokens(draft.text()) > max_summary_tokens:
+        if not first_step(draft, max_summary_tokens):  # one line left, alone too long
+            return Fitted(_clip_tokens(draft.text(), max_summary_tokens), draft.evicted)
     # A heading with no item left under it (notebook 07's sections) goes too.
     lines = draft.lines
     draft.lines = [line for k, line in enumerate(lines) if not line.startswith("## ")
@@ -210,10 +210,10 @@ def fit(summary: str, max_tokens: int, find_ids: Callable[[str], list[str]],
     return Fitted(draft.text(), draft.evicted)
 
 
-def first_step(draft: Draft, max_tokens: int) -> bool:
+def first_step(draft: Draft, max_summary_tokens: int) -> bool:
     """Run the first step of STEPS that evicts something; False if none can."""
     for step in STEPS:
-        if step(draft, max_tokens):
+        if step(draft, max_summary_tokens):
             return True
     return False
 
@@ -228,8 +228,8 @@ def shrunk(line: str, find_ids: Callable[[str], list[str]]) -> str | None:
     return small if len(small) < len(line) else None
 
 
-def _clip_tokens(text: str, max_tokens: int) -> str:
+def _clip_tokens(text: str, max_summary_tokens: int) -> str:
     """Cut characters off the end until the text fits, marking the cut with "…"."""
-    while text and count_tokens(text + "…") > max_tokens:
+    while text and count_tokens(text + "…") > max_summary_tokens:
         text = text[: max(len(text) - 8, 0)]
     return text + "…"

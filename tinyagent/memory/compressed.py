@@ -1,4 +1,4 @@
-"""CompressedMemory: a summary in front of the newest messages, kept verbatim.
+"""CompressedChatMemory: a summary in front of the newest messages, kept verbatim.
 
 What SummaryChatMemory (notebook 04), HybridChatMemory (notebook 05) and the
 production memories (notebook 07) share; each of them decides *when* to compress and
@@ -23,7 +23,8 @@ from ..llm import SupportsChat
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
 from .base import BaseChatMemory, check_size
-from .summarizer import Summarizer, summary_message, summary_text
+from .fence import summary_message, summary_text
+from .summarizer import Summarizer
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def plain_summarizer(llm: SupportsChat, max_summary_tokens: int,
     return Summarizer(llm, max_summary_tokens, lang=lang)
 
 
-class CompressedMemory(BaseChatMemory):
+class CompressedChatMemory(BaseChatMemory):
     """A summary of the old messages + the newer ones verbatim; no trigger of its own.
 
     `summarizer` is a `Summarizer` or a subclass (the structured one of notebook 07).
@@ -174,3 +175,5 @@ class CompressedMemory(BaseChatMemory):
                 "fallbacks": self.summarizer.fallbacks,
                 "evicted": self.summarizer.evicted}
 
+
+CompressedMemory = CompressedChatMemory  # its earlier name, still in use

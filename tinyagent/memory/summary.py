@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..llm import SupportsChat
 from .base import check_size
 from .budget import DEFAULT_SUMMARY_TOKENS
-from .compressed import CompressedMemory, compression_cut, plain_summarizer
+from .compressed import CompressedChatMemory, compression_cut, plain_summarizer
 
 __all__ = ["SummaryChatMemory", "check_sizes", "compression_cut"]
 
@@ -46,7 +46,7 @@ def check_sizes(threshold: int, keep_recent: int, names: tuple[str, str],
                          "otherwise compression never fires")
 
 
-class SummaryChatMemory(CompressedMemory):
+class SummaryChatMemory(CompressedChatMemory):
     """A summary of the old turns + the newest `keep_recent` messages verbatim."""
 
     _repr_fields = ("threshold", "keep_recent", "compression_count")

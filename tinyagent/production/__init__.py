@@ -9,8 +9,18 @@ playground is course harness: tinyagent.course.playground.
 """
 
 from ..storage import SessionInfo, SqliteStore  # where the stores live now
-from .background import BackgroundSummaryMemory, shared_executor
-from .incremental import Batch, IncrementalSummaryMemory, SummaryState, plan_batch
+from .background import (
+    BackgroundSummaryChatMemory,
+    BackgroundSummaryMemory,
+    shared_executor,
+)
+from .incremental import (
+    Batch,
+    IncrementalSummaryChatMemory,
+    IncrementalSummaryMemory,
+    SummaryState,
+    plan_batch,
+)
 from .persistent import PersistentMemory, Recorded, recorded
 from .restore import load_memory, snapshot
 from .sessions import Session, SessionManager
@@ -22,7 +32,9 @@ from .structured import (
     fallback_document,
 )
 
-__all__ = ["SECTIONS", "BackgroundSummaryMemory", "Batch", "IncrementalSummaryMemory",
+__all__ = ["SECTIONS", "BackgroundSummaryChatMemory",
+           "BackgroundSummaryMemory", "Batch", "IncrementalSummaryChatMemory",
+           "IncrementalSummaryMemory",
            "PersistentMemory", "Recorded", "Session", "SessionInfo", "SessionManager",
            "SqliteStore", "StructuredSummarizer", "StructuredSummary", "SummaryState",
            "cap_items", "fallback_document", "load_memory", "plan_batch", "recorded",

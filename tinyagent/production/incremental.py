@@ -107,7 +107,7 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
     return sum(len(turn) for turn in due)
 
 
-class IncrementalSummaryMemory(PersistentMemory):
+class IncrementalSummaryChatMemory(PersistentMemory):
     """The newest `keep_recent_turns` turns verbatim + a structured summary.
 
     `lang="zh"`: the summary is asked for, headed and fenced in Chinese.
@@ -125,9 +125,9 @@ class IncrementalSummaryMemory(PersistentMemory):
         check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
         check_summary_tokens(max_summary_tokens)
         check_size("max_summary_chars", max_summary_chars, 200, "room for a few facts")
-        # the fence follows the summarizer's language (CompressedMemory)
+        # the fence follows the summarizer's language (CompressedChatMemory)
         super().__init__(StructuredSummarizer(llm, max_summary_chars, lang=lang,
-                                              max_tokens=max_summary_tokens))
+                                              max_summary_tokens=max_summary_tokens))
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
         self._lock = threading.RLock()  # add, messages, apply: one at a time
         self._generation = 0  # +1 on every change of the summary or a clear
@@ -195,3 +195,6 @@ class IncrementalSummaryMemory(PersistentMemory):
         version continues from `previous`, the count starts over."""
         self.restore(SummaryState(version=previous.version), log)
         self.compress_all()
+
+
+IncrementalSummaryMemory = IncrementalSummaryChatMemory  # its earlier name, in use

@@ -24,14 +24,14 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ..memory.base import ChatMemory
-from ..memory.compressed import CompressedMemory, SummaryState
+from ..memory.compressed import CompressedChatMemory, SummaryState
 from ..messages import ChatMessage
 
 OnApply = Callable[[SummaryState], None]
 
 
-class PersistentMemory(CompressedMemory):
-    """A CompressedMemory that keeps its record: `state`, `restore`, `rebuild`."""
+class PersistentMemory(CompressedChatMemory):
+    """A CompressedChatMemory that keeps its record: `state`, `restore`, `rebuild`."""
 
     def __init__(self, summarizer: Any, *,
                  threshold_tokens: int | None = None) -> None:
@@ -94,7 +94,7 @@ class Recorded:
     `on_apply`, as PersistentMemory does.
     """
 
-    def __init__(self, memory: CompressedMemory) -> None:
+    def __init__(self, memory: CompressedChatMemory) -> None:
         self.memory = memory
         self.on_apply: OnApply | None = None
         self.flight_key: Hashable | None = None  # compressions run inside add()
@@ -152,6 +152,6 @@ def recorded(memory: ChatMemory) -> Persistent | None:
     notebook 04-05 summary memory, None for a memory without a summary."""
     if isinstance(memory, PersistentMemory):
         return memory
-    if isinstance(memory, CompressedMemory):
+    if isinstance(memory, CompressedChatMemory):
         return Recorded(memory)
     return None

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..lang import get_lang
 from ..llm import SupportsChat
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS, ids_on
 from ..memory.summarizer import (
@@ -163,11 +165,15 @@ class StructuredSummarizer(Summarizer):
 
     def __init__(self, llm: SupportsChat, max_chars: int = MAX_RENDER_CHARS,
                  prompt: str | None = None, *,
-                 max_tokens: int = DEFAULT_SUMMARY_TOKENS, lang: str = "en") -> None:
-        if lang not in TITLES:
-            raise ValueError(f"lang must be 'en' or 'zh', got {lang!r}")
-        super().__init__(llm, max_tokens, PROMPTS[lang] if prompt is None else prompt,
-                         lang)
+                 max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
+                 lang: str | None = None, max_tokens: int | None = None) -> None:
+        if max_tokens is not None:  # the earlier name of the summary's budget
+            warnings.warn("StructuredSummarizer(max_tokens=...) is now "
+                          "max_summary_tokens=...", DeprecationWarning, stacklevel=2)
+            max_summary_tokens = max_tokens
+        lang = get_lang(lang)  # "en" or "zh"; None: the package's language
+        super().__init__(llm, max_summary_tokens,
+                         PROMPTS[lang] if prompt is None else prompt, lang)
         self.max_chars = max_chars  # the rendering's cap; then the token budget
         self.last: StructuredSummary | None = None
 
