@@ -55,7 +55,9 @@ class CompactChatMemory(BaseChatMemory):
         # One block's budget is the whole budget: a merge must fit in one block too.
         self.summarizer = plain_summarizer(llm, max_summary_tokens, lang)
         self.fence_lang = lang  # the fence's language (compare sets the store's)
-        self.clear()
+        self._blocks: list[ChatMessage] = []  # fenced summaries, oldest first
+        self._block_tokens = 0
+        self.compression_count = 0
 
     @property
     def summary(self) -> str | None:
@@ -99,7 +101,7 @@ class CompactChatMemory(BaseChatMemory):
 
     def clear(self) -> None:
         super().clear()
-        self._blocks: list[ChatMessage] = []  # fenced summaries, oldest first
+        self._blocks = []
         self._block_tokens = 0
         self.compression_count = 0
         self.summarizer.clear()

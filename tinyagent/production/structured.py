@@ -189,7 +189,7 @@ class StructuredSummarizer(Summarizer):
         reply = self.ask(previous, messages)  # None: no usable reply
         try:
             document = StructuredSummary.from_json(reply or "")
-        except Exception:  # no reply, not JSON, not our shape: the rule-based merge
+        except (ValueError, RecursionError):  # no reply, not JSON, not our shape
             self.fallbacks += 1
             document = fallback_document(previous, messages, self.lang)
         self.last = document
