@@ -248,3 +248,20 @@ def test_a_chinese_fallback_labels_its_lines_and_ids_in_chinese():
     ids_line = next(line for line in text.splitlines() if line.startswith(IDS_LINE_ZH))
     assert "SF1234567890" in ids_line
     assert "SF1234567890" in StructuredSummary.from_text(text)["retrieval_hints"]
+
+
+def test_the_section_titles_follow_the_language():
+    """section_titles() names the seven sections in the package's language (after
+    set_lang("zh"): Chinese, no English), in SECTIONS' order; lang= overrides."""
+    from zh_text import stray_english
+
+    from tinyagent.lang import set_lang
+    from tinyagent.production import SECTIONS, section_titles
+    assert section_titles("en") == list(SECTIONS.values())
+    set_lang("zh")
+    try:
+        titles = section_titles()
+    finally:
+        set_lang("en")
+    assert len(titles) == 7 and titles[0] == "滚动摘要"
+    assert stray_english("、".join(titles)) == []

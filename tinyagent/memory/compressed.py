@@ -59,15 +59,16 @@ def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> i
     return cut
 
 
-def check_summary_tokens(max_summary_tokens: int) -> None:
+def check_summary_tokens(max_summary_tokens: int, lang: str | None = None) -> None:
     """The summary's budget, checked in the memory's own name for it."""
-    check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts")
+    check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
+               why_zh="要装得下几条事实", lang=lang)
 
 
 def plain_summarizer(llm: SupportsChat, max_summary_tokens: int,
-                     lang: str = "en") -> Summarizer:
+                     lang: str | None = None) -> Summarizer:
     """Notebook 04's summarizer with the memory's summary budget and language."""
-    check_summary_tokens(max_summary_tokens)
+    check_summary_tokens(max_summary_tokens, lang)
     return Summarizer(llm, max_summary_tokens, lang=lang)
 
 
@@ -81,7 +82,9 @@ class CompressedChatMemory(BaseChatMemory):
                  threshold_tokens: int | None = None) -> None:
         if threshold_tokens is not None:
             check_size("threshold_tokens", threshold_tokens, 100,
-                       "a question and its answer take about that")
+                       "a question and its answer take about that",
+                       why_zh="一问一答大约就占这么多",
+                       lang=getattr(summarizer, "lang", None))
         super().__init__()
         self.summarizer = summarizer
         # A second trigger, off by default: compress once the messages held reach

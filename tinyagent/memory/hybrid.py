@@ -37,7 +37,8 @@ class HybridChatMemory(SummaryChatMemory):
     def __init__(self, llm: SupportsChat, recent_size: int = 6,
                  summary_threshold: int = 12, *,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None, lang: str = "en") -> None:
+                 threshold_tokens: int | None = None, lang: str | None = None
+                 ) -> None:
         super().__init__(llm, summary_threshold, recent_size,
                          max_summary_tokens=max_summary_tokens,
                          threshold_tokens=threshold_tokens, lang=lang)

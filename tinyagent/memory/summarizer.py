@@ -27,10 +27,10 @@ import json
 import warnings
 from collections.abc import Sequence
 
-from ..lang import get_lang, is_chinese
+from ..lang import get_lang, is_chinese, say
 from ..llm import LlmError, SupportsChat
 from ..messages import ChatMessage, Role, clip
-from .base import check_size
+from .base import check_size, error_lang
 from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINES, fit, ids_on
 
 # Notebooks import these from here: the guard, the fence and the ids lines.
@@ -135,16 +135,21 @@ class Summarizer:
                  prompt: str | None = None, lang: str | None = None, *,
                  max_tokens: int | None = None) -> None:
         if not callable(getattr(llm, "chat", None)):
-            raise TypeError("llm must have a chat(messages) method, e.g. "
-                            f"LlmClient.from_env(); got {type(llm).__name__}")
+            kind = type(llm).__name__
+            raise TypeError(say("llm must have a chat(messages) method, e.g. "
+                                f"LlmClient.from_env(); got {kind}",
+                                "llm 必须有 chat(messages) 方法，例如 "
+                                f"LlmClient.from_env()；收到的是 {kind}",
+                                error_lang(lang)))
         if max_tokens is not None:  # the earlier name of the summary's budget
             warnings.warn("Summarizer(max_tokens=...) is now max_summary_tokens=...",
                           DeprecationWarning, stacklevel=2)
             max_summary_tokens = max_tokens
-        check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts")
         lang = get_lang() if lang is None else lang
         if lang not in ("en", "zh", "auto"):
             raise ValueError(f"lang must be 'en', 'zh' or 'auto', got {lang!r}")
+        check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
+                   why_zh="要装得下几条事实", lang=lang)
         self.llm, self.prompt, self.lang = llm, prompt, lang
         self.max_summary_tokens = max_summary_tokens  # the summary's budget (budget.py)
         self.calls = 0  # model calls made, failed ones included

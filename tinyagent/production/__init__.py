@@ -26,10 +26,12 @@ from .restore import load_memory, snapshot
 from .sessions import Session, SessionManager
 from .structured import (
     SECTIONS,
+    SECTIONS_ZH,
     StructuredSummarizer,
     StructuredSummary,
     cap_items,
     fallback_document,
+    section_titles,
 )
 
 __all__ = ["SECTIONS", "BackgroundSummaryChatMemory",
@@ -38,4 +40,4 @@ __all__ = ["SECTIONS", "BackgroundSummaryChatMemory",
            "PersistentMemory", "Recorded", "Session", "SessionInfo", "SessionManager",
            "SqliteStore", "StructuredSummarizer", "StructuredSummary", "SummaryState",
            "cap_items", "fallback_document", "load_memory", "plan_batch", "recorded",
-           "shared_executor", "snapshot"]
+           "SECTIONS_ZH", "section_titles", "shared_executor", "snapshot"]

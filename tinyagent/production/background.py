@@ -80,7 +80,7 @@ class BackgroundSummaryChatMemory(IncrementalSummaryChatMemory):
     def __init__(self, llm: SupportsChat, keep_recent_turns: int = 4,
                  batch_turns: int = 6, *, max_summary_chars: int = MAX_RENDER_CHARS,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 executor: Executor | None = None, lang: str = "en") -> None:
+                 executor: Executor | None = None, lang: str | None = None) -> None:
         super().__init__(llm, keep_recent_turns, batch_turns,
                          max_summary_chars=max_summary_chars,
                          max_summary_tokens=max_summary_tokens, lang=lang)

@@ -119,12 +119,15 @@ class IncrementalSummaryChatMemory(PersistentMemory):
                  batch_turns: int = 6, *,
                  max_summary_chars: int = MAX_RENDER_CHARS,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 lang: str = "en") -> None:
+                 lang: str | None = None) -> None:
         check_size("keep_recent_turns", keep_recent_turns, 1, "the last question and "
-                   "its answer stay verbatim")
-        check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
-        check_summary_tokens(max_summary_tokens)
-        check_size("max_summary_chars", max_summary_chars, 200, "room for a few facts")
+                   "its answer stay verbatim", why_zh="最后一问和它的回答保留原文",
+                   lang=lang)
+        check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more",
+                   why_zh="一次压缩至少一轮", lang=lang)
+        check_summary_tokens(max_summary_tokens, lang)
+        check_size("max_summary_chars", max_summary_chars, 200, "room for a few facts",
+                   why_zh="要装得下几条事实", lang=lang)
         # the fence follows the summarizer's language (CompressedChatMemory)
         super().__init__(StructuredSummarizer(llm, max_summary_chars, lang=lang,
                                               max_summary_tokens=max_summary_tokens))

@@ -66,6 +66,12 @@ PROMPT_ZH = ("你负责为客服智能体的记忆总结一段客服对话。"
 PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
 
 
+def section_titles(lang: str | None = None) -> list[str]:
+    """The seven sections' headings in `lang` (None: the package's, `set_lang`),
+    in rendering order: what a person reads; the JSON keys stay SECTIONS'."""
+    return list(TITLES[get_lang(lang)].values())
+
+
 def cap_items(items: Iterable[str], max_items: int = MAX_ITEMS,
               max_chars: int = MAX_ITEM_CHARS) -> list[str]:
     """The newest `max_items` non-blank items, each clipped to `max_chars` with "…"."""
