@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from tinyagent.memory import HybridChatMemory, SummaryChatMemory
 from tinyagent.memory.summarizer import summary_message, summary_text
+from tinyagent.messages import ChatMessage
 from tinyagent.production import Recorded
 from tinyagent.storage import SummaryState
 
@@ -91,3 +92,23 @@ def test_every_compression_reports_its_state_to_on_apply():
         fed(memory, chat(4))
         assert seen and seen[-1] == memory.state
         assert [s.version for s in seen] == list(range(1, len(seen) + 1))
+
+
+def long_turns(turns):
+    """Turns long enough that two of them pass the 100-token floor of the trigger."""
+    return [m for i in range(turns)
+            for m in (ChatMessage.user(f"question {i}: " + "where is it " * 12),
+                      ChatMessage.assistant(f"answer {i}: " + "on its way " * 12))]
+
+
+def test_the_token_trigger_fires_when_the_tokens_held_reach_it_exactly():
+    """threshold_tokens is reached, not passed: holding exactly that many tokens
+    compresses (one token more would be one add too late)."""
+    said = long_turns(2)
+    exactly = fed(SummaryChatMemory(FakeLlm(), 100, 2), said).tokens
+    assert exactly >= 100  # a valid trigger
+    memory = fed(SummaryChatMemory(FakeLlm(), 100, 2, threshold_tokens=exactly), said)
+    assert memory.compression_count == 1
+    later = fed(SummaryChatMemory(FakeLlm(), 100, 2, threshold_tokens=exactly + 1),
+                said)
+    assert later.compression_count == 0
