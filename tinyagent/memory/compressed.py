@@ -1,14 +1,19 @@
 """CompressedChatMemory: a summary in front of the newest messages, kept verbatim.
 
 What SummaryChatMemory (notebook 04), HybridChatMemory (notebook 05) and the
-production memories (notebook 07) share; each of them decides *when* to compress and
-*how much*, in its own `_trim`. This class holds the result: the summary, written in
-one place (`_set_summary`), in front of the verbatim messages; `hold` puts a saved
-one back. `messages()` starts with the summary, a system message fenced as
-reference data, then the verbatim messages; `len` and `tokens` describe that list.
-`SummaryState` is the record a store keeps of a summary (notebook 07). Left out: the
-trigger and the cut, which are each strategy's lesson, and saving the summary
-(tinyagent.production).
+production memories (notebook 07) share. A compression is four steps:
+
+- trigger (`_held_past`): `limit` messages, or `threshold_tokens` tokens, are held;
+  each strategy's `_trim` picks the limit;
+- cut (`compression_cut`): how many of the oldest messages go, whole turns only;
+- summarize (`_compress_oldest`): the summarizer merges them into the summary;
+- hold (`_replace_oldest`): they give way to the new summary, written in one place
+  (`_set_summary`); `hold` puts a saved summary back.
+
+`messages()` starts with the summary, a system message fenced as reference data
+(fence.py), then the verbatim messages; `len` and `tokens` describe that list.
+`SummaryState` is the record a store keeps of a summary (notebook 07). Left out:
+saving the summary and keeping that record (tinyagent.production).
 """
 
 from __future__ import annotations

@@ -125,9 +125,10 @@ def required_ids(previous: str | None, messages: Sequence[ChatMessage]) -> list[
 class Summarizer:
     """previous summary + new messages -> new summary; counts its calls and tokens.
 
-    `lang`: "en", "zh", or "auto" (the dialog's language, `dialog_lang`, for each
-    request). It picks the prompt, unless one is given, the request's markers, the
-    fallback's labels and the guard's ids line.
+    `lang`: "en", "zh", "auto" (the dialog's language, `dialog_lang`, for each
+    request), or None: the package's (`set_lang`) when it is built. It picks the
+    prompt, unless one is given, the request's markers, the fallback's labels and
+    the guard's ids line. `max_summary_tokens` is the summary's budget (budget.py).
     """
 
     def __init__(self, llm: SupportsChat,
@@ -151,7 +152,7 @@ class Summarizer:
         check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
                    why_zh="要装得下几条事实", lang=lang)
         self.llm, self.prompt, self.lang = llm, prompt, lang
-        self.max_summary_tokens = max_summary_tokens  # the summary's budget (budget.py)
+        self.max_summary_tokens = max_summary_tokens
         self.calls = 0  # model calls made, failed ones included
         self.tokens = 0  # prompt + completion tokens those calls reported
         self.fallbacks = 0  # summaries built by the rule-based merge

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..memory.base import ChatMemory
 from ..memory.compressed import CompressedChatMemory, SummaryState
+from ..memory.summarizer import Summarizer
 from ..messages import ChatMessage
 
 OnApply = Callable[[SummaryState], None]
@@ -33,7 +34,7 @@ OnApply = Callable[[SummaryState], None]
 class PersistentMemory(CompressedChatMemory):
     """A CompressedChatMemory that keeps its record: `state`, `restore`, `rebuild`."""
 
-    def __init__(self, summarizer: Any, *,
+    def __init__(self, summarizer: Summarizer, *,
                  threshold_tokens: int | None = None) -> None:
         super().__init__(summarizer, threshold_tokens=threshold_tokens)
         self.covered_up_to = 0  # the summary includes messages 1..covered_up_to

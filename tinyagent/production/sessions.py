@@ -5,15 +5,15 @@ of them) and a store (tinyagent.storage: SQLite or PostgreSQL). Each message goe
 the store first, in a transaction of its own, and only then to the strategy:
 whatever happens inside the strategy (a summarizer that fails, a process killed
 mid-compression), the message is already safe. When the summary changes, a
-snapshot of it is saved as well.
+snapshot of it (its record, persistent.py) is saved as well.
 
 Many handles may write to one session: two requests in one process, several
 processes, several servers. Appends never conflict. A handle that finds messages
 from another writer before its own, or a newer summary than its own, reloads its
 memory from the store (the newest snapshot and the messages after it) instead of
-adding blindly. A summary is saved
-only if the snapshot it was built on is still the newest; if another writer saved
-first, the handle drops its summary, reloads, and plans again. So every message is
+adding blindly. A summary is saved only if the snapshot it was built on is still
+the newest; if another writer saved first, the handle drops its summary, reloads,
+and plans again. So every message is
 in the transcript and, after any interleaving, either in the newest summary or
 still verbatim, and no version is saved twice.
 
@@ -136,9 +136,9 @@ class Session:
     def _load(self) -> None:
         """Make the memory what the store holds now, without a model call."""
         record = self._record
+        memory_lock = contextlib.nullcontext() if record is None else record.locked()
         # The memory's lock before ours, in the order a background apply takes them.
-        with contextlib.nullcontext() if record is None else record.locked(), \
-                self._lock:
+        with memory_lock, self._lock:
             self._seen = load_memory(self._target, self.store, self.name)
             self._saved_version = 0 if record is None else record.state.version
 
