@@ -246,11 +246,11 @@ def test_a_process_exits_promptly_with_a_slow_compression_in_flight():
 
 @pytest.mark.parametrize("budget", [120, 2_000])
 def test_the_summary_budget_reaches_the_summarizer(budget):
-    """BackgroundSummaryChatMemory takes the same summary budget as the memory it runs in
-    the background, and hands it to its summarizer."""
+    """BackgroundSummaryChatMemory takes the same summary budget as the memory it
+    runs in the background, and hands it to its summarizer."""
     memory = BackgroundSummaryChatMemory(LlmClient(offline=True),
                                      max_summary_tokens=budget)
-    assert memory.summarizer.max_tokens == budget
+    assert memory.summarizer.max_summary_tokens == budget
 
 
 def test_wait_waits_for_a_compression_that_an_add_is_starting(pool):

@@ -97,7 +97,7 @@ def test_the_token_trigger_and_the_budget_are_the_hybrids_too():
                               threshold_tokens=300, max_summary_tokens=100)
     for message in long:
         memory.add(message)
-    assert memory.compression_count == 1 and memory.summarizer.max_tokens == 100
+    assert memory.compression_count == 1 and memory.summarizer.max_summary_tokens == 100
 
 
 def test_a_chinese_hybrid_explains_a_bad_size_in_chinese():

@@ -97,3 +97,21 @@ def test_the_six_turns_compress_alike_and_the_refund_comes_back_in_both_language
     assert counts == [0, 0, 1, 2, 3]
     assert "RF20260701001" in memory.summary and "RF20260701001" not in verbatim
     assert "RF20260701001" in agent.run(SIX_TURNS[lang][5])
+
+
+def test_construction_does_not_depend_on_an_overridable_clear():
+    """Building a production memory sets its state in __init__: a subclass whose
+    clear() needs more than the base has is not called half-built."""
+    from tinyagent.production import IncrementalSummaryChatMemory
+
+    calls = []
+
+    class Counting(IncrementalSummaryChatMemory):
+        def clear(self):
+            calls.append(self._generation)  # would fail if called before __init__ ends
+            super().clear()
+
+    memory = Counting(FakeLlm())
+    assert calls == [] and memory.state.version == 0
+    memory.clear()
+    assert calls == [0]

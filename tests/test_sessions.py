@@ -204,7 +204,8 @@ CHILD = textwrap.dedent("""
     import os, sys, threading
     from tinyagent.messages import ChatMessage
     from tinyagent.production import (
-        BackgroundSummaryChatMemory, IncrementalSummaryChatMemory, SessionManager, SqliteStore)
+        BackgroundSummaryChatMemory, IncrementalSummaryChatMemory, SessionManager,
+        SqliteStore)
 
     path, kind = sys.argv[1], sys.argv[2]
     all_added = threading.Event()
@@ -482,3 +483,27 @@ def test_a_failing_summarizer_loses_no_id_of_an_open_request(tmp_path):
                                   f"SF{order}00000, refund number RF2026{order}00.")])
     memory = "\n".join(m.content for m in manager.load("alice").messages())
     assert [order for order in ids if order not in memory] == []
+
+
+@pytest.mark.parametrize("name", ["summary", "hybrid"])
+def test_a_notebook_summary_memory_is_saved_with_its_record(name, tmp_path):
+    """A notebook 04-05 memory keeps its class in a session, and the session keeps
+    its record: each compression saved as the next version, covering exactly the
+    messages no longer verbatim; a restart continues from it."""
+    path = tmp_path / "chats.db"
+    session = SessionManager(SqliteStore(path), FACTORIES[name]).create("alice")
+    for message in turns(5):
+        session.add(message)
+    store = SqliteStore(path)
+    saved = store.summaries("alice")
+    assert type(session.memory) is type(FACTORIES[name]())
+    assert [s.version for s in saved] == list(range(1, len(saved) + 1)) and saved
+    verbatim = len(session.messages()) - 1
+    assert saved[-1].covered_up_to == 10 - verbatim
+    assert saved[-1].text == session.summary
+    loaded = SessionManager(store, FACTORIES[name]).load("alice")
+    for message in turns(8)[10:]:
+        loaded.add(message)
+    newest = store.summary("alice")
+    assert newest.version > saved[-1].version
+    assert newest.covered_up_to == 16 - (len(loaded.messages()) - 1)
