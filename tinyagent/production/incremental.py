@@ -1,13 +1,11 @@
-"""Incremental compression with bookkeeping: batches of whole turns, and a record.
+"""Incremental compression: batches of whole turns, and a record of what they cover.
 
-Introduced in notebook 07. The newest
-`keep_recent_turns` turns stay verbatim; older turns are compressed oldest first, at
-most `batch_turns` of them per model call, and only complete ones (a turn waiting
-for its answer stays), into the structured summary of structured.py. The summary
-keeps a record of itself, `SummaryState`: how far it covers (`covered_up_to`: it
-includes messages 1..n of the conversation), how many compressions ran, and a
-version. That record is what a store saves and a restart reloads; the store keeps a
-snapshot only if the version it was built on is still the newest (storage/base.py).
+Introduced in notebook 07. The newest `keep_recent_turns` turns stay verbatim;
+older turns are compressed oldest first, at most `batch_turns` of them per model
+call, and only complete ones (a turn waiting for its answer stays), into the
+structured summary of structured.py. The summary's record, `SummaryState` (how far
+it covers, how many compressions ran, its version), is kept by the base class,
+persistent.py: it is what a store saves and a restart reloads.
 
 A compression is three steps: `plan` takes a batch, `summarize` makes the slow model
 call and touches no state, `apply` swaps the batch for the new summary atomically,

@@ -1,10 +1,11 @@
 """Filling a memory from the store, without a model call: what loading a session does.
 
 Introduced in notebook 07. A summary strategy gets the newest snapshot and the
-messages after it; any other strategy replays the whole log (a window trims
-itself). A stored message longer than MAX_LOADED_CHARS goes into the memory cut,
-while the log keeps it whole: one 50 MB message must not cost a gigabyte to
-tokenize at every start. Left out: loading a log in pages.
+messages after it, through its record (persistent.py); any other strategy replays
+the whole log (a window trims itself). A stored message longer than
+MAX_LOADED_CHARS goes into the memory cut, while the log keeps it whole: one 50 MB
+message must not cost a gigabyte to tokenize at every start. Left out: loading a
+log in pages.
 """
 
 from __future__ import annotations
