@@ -80,9 +80,9 @@ class Session:
         question never stays without its answer when the disk is full)."""
         bad = [m for m in messages if not isinstance(m, ChatMessage)]
         if bad or not messages:
-            raise TypeError(f"a session stores ChatMessages, got "
-                            f"{(bad or [messages])[0]!r:.60}: use ChatMessage.user("
-                            "text) or ChatMessage.assistant(text)")
+            got = repr(bad[0] if bad else messages)
+            raise TypeError(f"a session stores ChatMessages, got {got:.60}: use "
+                            "ChatMessage.user(text) or ChatMessage.assistant(text)")
         self._check_calls(messages)
         try:
             number = self.store.append(self.name, messages)  # write-ahead
