@@ -21,7 +21,7 @@ from .incremental import (
     SummaryState,
     plan_batch,
 )
-from .persistent import PersistentMemory, Recorded, recorded
+from .persistent import PersistentChatMemory, Recorded, recorded
 from .restore import load_memory, snapshot
 from .sessions import Session, SessionManager
 from .structured import (
@@ -34,10 +34,10 @@ from .structured import (
     section_titles,
 )
 
-__all__ = ["SECTIONS", "BackgroundSummaryChatMemory",
+__all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory",
            "BackgroundSummaryMemory", "Batch", "IncrementalSummaryChatMemory",
-           "IncrementalSummaryMemory",
-           "PersistentMemory", "Recorded", "Session", "SessionInfo", "SessionManager",
-           "SqliteStore", "StructuredSummarizer", "StructuredSummary", "SummaryState",
-           "cap_items", "fallback_document", "load_memory", "plan_batch", "recorded",
-           "SECTIONS_ZH", "section_titles", "shared_executor", "snapshot"]
+           "IncrementalSummaryMemory", "PersistentChatMemory", "Recorded", "Session",
+           "SessionInfo", "SessionManager", "SqliteStore", "StructuredSummarizer",
+           "StructuredSummary", "SummaryState", "cap_items", "fallback_document",
+           "load_memory", "plan_batch", "recorded", "section_titles", "shared_executor",
+           "snapshot"]

@@ -28,7 +28,7 @@ from ..memory.base import check_size, split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.compressed import SummaryState, check_summary_tokens
 from ..messages import ChatMessage, Role
-from .persistent import PersistentMemory
+from .persistent import PersistentChatMemory
 from .structured import MAX_RENDER_CHARS, StructuredSummarizer
 
 
@@ -105,7 +105,7 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
     return sum(len(turn) for turn in due)
 
 
-class IncrementalSummaryChatMemory(PersistentMemory):
+class IncrementalSummaryChatMemory(PersistentChatMemory):
     """The newest `keep_recent_turns` turns verbatim + a structured summary.
 
     `lang="zh"`: the summary is asked for, headed and fenced in Chinese.

@@ -6,7 +6,7 @@ it across restarts a session also needs to know how far the summary reaches
 it is, so that a store refuses a snapshot built on an old one. That record is a
 `SummaryState`. Two ways to have one:
 
-- `PersistentMemory`, the base of the production memories: it keeps the record
+- `PersistentChatMemory`, the base of the production memories: it keeps the record
   itself and reports every change to `on_apply`, from whichever thread applied it;
 - `Recorded`, which a session puts in front of a summary memory of notebooks 04-05
   (`tinyagent chat --memory hybrid --session NAME`): the same record, kept beside
@@ -31,7 +31,7 @@ from ..messages import ChatMessage
 OnApply = Callable[[SummaryState], None]
 
 
-class PersistentMemory(CompressedChatMemory):
+class PersistentChatMemory(CompressedChatMemory):
     """A CompressedChatMemory that keeps its record: `state`, `restore`, `rebuild`."""
 
     def __init__(self, summarizer: Summarizer, *,
@@ -92,7 +92,7 @@ class Recorded:
 
     A ChatMemory itself: messages go in through it, so it knows how many the memory
     has seen; a compression is noticed by the memory's count and reported to
-    `on_apply`, as PersistentMemory does.
+    `on_apply`, as PersistentChatMemory does.
     """
 
     def __init__(self, memory: CompressedChatMemory) -> None:
@@ -145,13 +145,13 @@ class Recorded:
         self.memory._trim()
 
 
-Persistent = PersistentMemory | Recorded
+Persistent = PersistentChatMemory | Recorded
 
 
 def recorded(memory: ChatMemory) -> Persistent | None:
     """`memory`'s record: itself for a production memory, a Recorded in front of a
     notebook 04-05 summary memory, None for a memory without a summary."""
-    if isinstance(memory, PersistentMemory):
+    if isinstance(memory, PersistentChatMemory):
         return memory
     if isinstance(memory, CompressedChatMemory):
         return Recorded(memory)
