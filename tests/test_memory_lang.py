@@ -90,6 +90,14 @@ def test_after_set_lang_zh_every_size_error_is_chinese(build, start, name):
     assert stray_english(message, allowed=PARAMETERS) == [], message
 
 
+def test_an_unknown_language_is_refused_in_the_package_language():
+    """Summarizer(lang="fr") after set_lang("zh"): the refusal is Chinese and
+    names the value."""
+    set_lang("zh")
+    with pytest.raises(ValueError, match="^lang 只能是 .*'fr'"):
+        Summarizer(FakeLlm(), lang="fr")
+
+
 def test_a_window_error_in_chinese_reads_like_the_english_one():
     """max_messages=1 in Chinese: the rule, the reason and the value given."""
     set_lang("zh")

@@ -148,7 +148,8 @@ class Summarizer:
             max_summary_tokens = max_tokens
         lang = get_lang() if lang is None else lang
         if lang not in ("en", "zh", "auto"):
-            raise ValueError(f"lang must be 'en', 'zh' or 'auto', got {lang!r}")
+            raise ValueError(say(f"lang must be 'en', 'zh' or 'auto', got {lang!r}",
+                                 f"lang 只能是 'en'、'zh' 或 'auto'，当前为 {lang!r}"))
         check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
                    why_zh="要装得下几条事实", lang=lang)
         self.llm, self.prompt, self.lang = llm, prompt, lang
