@@ -10,7 +10,7 @@ import pytest
 
 from tinyagent.llm import ChatResponse, LlmClient, LlmError
 from tinyagent.messages import ChatMessage
-from tinyagent.production import BackgroundSummaryMemory, StructuredSummary
+from tinyagent.production import BackgroundSummaryChatMemory, StructuredSummary
 
 TIMEOUT = 5  # seconds: only reached when a test is broken
 
@@ -60,7 +60,7 @@ def test_the_turn_does_not_wait_and_the_next_one_uses_what_is_ready(pool):
     """add() returns while the summarizer runs; until it ends, messages() is the old
     state (no summary, every turn verbatim); then the result is applied."""
     llm = GatedLlm()
-    memory = BackgroundSummaryMemory(llm, keep_recent_turns=2, executor=pool)
+    memory = BackgroundSummaryChatMemory(llm, keep_recent_turns=2, executor=pool)
     add_turns(memory, range(3))  # turn 0 is now due
     assert llm.started.wait(TIMEOUT) and memory.in_flight is not None
     assert memory.summary is None and len(memory.messages()) == 6
@@ -74,7 +74,7 @@ def test_at_most_one_compression_is_in_flight_and_the_next_takes_the_backlog(poo
     """Turns that end during a compression start nothing; when it finishes, one more
     compression takes every due turn at once (up to batch_turns)."""
     llm = GatedLlm()
-    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, batch_turns=6,
+    memory = BackgroundSummaryChatMemory(llm, keep_recent_turns=1, batch_turns=6,
                                      executor=pool)
     add_turns(memory, range(2))
     assert llm.started.wait(TIMEOUT)
@@ -97,7 +97,7 @@ def test_two_sessions_compress_at_the_same_time(pool):
             met.append(barrier.wait())  # raises BrokenBarrierError if alone
             return ChatResponse('{"goal": "a refund"}')
 
-    memories = [BackgroundSummaryMemory(MeetingLlm(), keep_recent_turns=1,
+    memories = [BackgroundSummaryChatMemory(MeetingLlm(), keep_recent_turns=1,
                                         executor=pool) for _ in range(2)]
     for memory in memories:
         add_turns(memory, range(2))
@@ -111,7 +111,7 @@ def test_a_reader_never_sees_half_an_apply(pool):
     """While a result is applied, messages() shows either the old state (no summary,
     every message) or the new one (summary, the batch gone), never a mix."""
     llm = GatedLlm()
-    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, executor=pool)
+    memory = BackgroundSummaryChatMemory(llm, keep_recent_turns=1, executor=pool)
     add_turns(memory, range(2))
     assert llm.started.wait(TIMEOUT)
     future = memory.in_flight
@@ -127,7 +127,7 @@ def test_a_reader_never_sees_half_an_apply(pool):
 def test_a_result_for_a_cleared_memory_is_dropped(pool):
     """clear() during a compression: the late result is not applied."""
     llm = GatedLlm()
-    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, executor=pool)
+    memory = BackgroundSummaryChatMemory(llm, keep_recent_turns=1, executor=pool)
     add_turns(memory, range(2))
     assert llm.started.wait(TIMEOUT)
     future = memory.in_flight
@@ -141,7 +141,7 @@ def test_a_failing_summarizer_in_the_background_falls_back_and_loses_nothing(poo
     """The model call fails on the pool thread: the fallback summary is applied."""
     llm = GatedLlm(fail=True)
     llm.release.set()
-    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, executor=pool)
+    memory = BackgroundSummaryChatMemory(llm, keep_recent_turns=1, executor=pool)
     add_turns(memory, range(2))
     state = memory.wait()
     document = StructuredSummary.from_text(state.text)
@@ -152,7 +152,7 @@ def test_a_failing_summarizer_in_the_background_falls_back_and_loses_nothing(poo
 
 def test_wait_returns_at_once_when_nothing_is_due(pool):
     """No compression due: nothing is submitted and wait() returns the state."""
-    memory = BackgroundSummaryMemory(GatedLlm(), keep_recent_turns=4, executor=pool)
+    memory = BackgroundSummaryChatMemory(GatedLlm(), keep_recent_turns=4, executor=pool)
     add_turns(memory, range(3))
     assert memory.in_flight is None and memory.wait().compression_count == 0
 
@@ -177,7 +177,7 @@ def test_a_crashing_compression_is_not_retried_in_a_loop(pool):
     """A compression that raises frees its slot and stops (its future holds the
     error); the next turn tries again: one call per attempt, no retry storm."""
     llm = CrashingLlm()
-    memory = BackgroundSummaryMemory(llm, keep_recent_turns=1, batch_turns=1,
+    memory = BackgroundSummaryChatMemory(llm, keep_recent_turns=1, batch_turns=1,
                                      executor=pool)
     for attempt in (1, 2):
         llm.release.clear()
@@ -202,7 +202,7 @@ def test_a_save_that_fails_once_frees_the_slot_and_compression_runs_again(pool):
             raise failures.pop()
         saved.append(state)
 
-    memory = BackgroundSummaryMemory(GatedLlm(), keep_recent_turns=1, executor=pool)
+    memory = BackgroundSummaryChatMemory(GatedLlm(), keep_recent_turns=1, executor=pool)
     memory.summarizer.llm.release.set()
     memory.on_apply = save
     add_turns(memory, [1, 2])
@@ -219,14 +219,14 @@ SLOW_EXIT = """
 import sys, time
 from tinyagent.llm import ChatResponse
 from tinyagent.messages import ChatMessage
-from tinyagent.production import BackgroundSummaryMemory
+from tinyagent.production import BackgroundSummaryChatMemory
 
 class SlowModel:
     def chat(self, messages, tools=None):
         time.sleep(60)
         return ChatResponse("{}")
 
-memory = BackgroundSummaryMemory(SlowModel(), keep_recent_turns=1)
+memory = BackgroundSummaryChatMemory(SlowModel(), keep_recent_turns=1)
 for n in range(2):
     memory.add(ChatMessage.user(f"question {n}"))
     memory.add(ChatMessage.assistant(f"answer {n}"))
@@ -246,17 +246,17 @@ def test_a_process_exits_promptly_with_a_slow_compression_in_flight():
 
 @pytest.mark.parametrize("budget", [120, 2_000])
 def test_the_summary_budget_reaches_the_summarizer(budget):
-    """BackgroundSummaryMemory takes the same summary budget as the memory it runs in
-    the background, and hands it to its summarizer."""
-    memory = BackgroundSummaryMemory(LlmClient(offline=True),
+    """BackgroundSummaryChatMemory takes the same summary budget as the memory it
+    runs in the background, and hands it to its summarizer."""
+    memory = BackgroundSummaryChatMemory(LlmClient(offline=True),
                                      max_summary_tokens=budget)
-    assert memory.summarizer.max_tokens == budget
+    assert memory.summarizer.max_summary_tokens == budget
 
 
 def test_wait_waits_for_a_compression_that_an_add_is_starting(pool):
     """wait() called while another thread's add() is starting a compression
     returns only after that compression: it reads the slot under the lock."""
-    memory = BackgroundSummaryMemory(LlmClient(offline=True), keep_recent_turns=1,
+    memory = BackgroundSummaryChatMemory(LlmClient(offline=True), keep_recent_turns=1,
                                      batch_turns=1, executor=pool)
     planning, original = threading.Event(), memory.plan
 
@@ -281,4 +281,4 @@ def test_a_bad_max_summary_chars_is_refused_at_construction(chars):
     """max_summary_chars 0, -1, None, "1400", 1.5: ValueError at once naming it,
     never a summary shrunk to its ids or a TypeError inside a turn."""
     with pytest.raises(ValueError, match="max_summary_chars"):
-        BackgroundSummaryMemory(LlmClient(offline=True), max_summary_chars=chars)
+        BackgroundSummaryChatMemory(LlmClient(offline=True), max_summary_chars=chars)

@@ -1,5 +1,5 @@
-"""Rules of CompressedMemory, the part the summary memories share: one summary,
-its record (state), and loading that record back (restore, rebuild)."""
+"""Rules of CompressedChatMemory, the part the summary memories share: one summary,
+and the record a session keeps of it (production.Recorded: state, restore, rebuild)."""
 
 import pytest
 from fakes import FakeLlm, chat, fed
@@ -8,12 +8,15 @@ from hypothesis import strategies as st
 
 from tinyagent.memory import HybridChatMemory, SummaryChatMemory
 from tinyagent.memory.summarizer import summary_message, summary_text
+from tinyagent.messages import ChatMessage
+from tinyagent.production import Recorded
 from tinyagent.storage import SummaryState
 
 
 def memories(llm):
-    return [SummaryChatMemory(llm, threshold=4, keep_recent=2),
-            HybridChatMemory(llm, recent_size=2, summary_threshold=4)]
+    """The notebook 04 and 05 memories, each with the record a session keeps."""
+    return [Recorded(SummaryChatMemory(llm, threshold=4, keep_recent=2)),
+            Recorded(HybridChatMemory(llm, recent_size=2, summary_threshold=4))]
 
 
 @given(st.text())
@@ -31,8 +34,9 @@ def test_the_state_covers_exactly_what_is_no_longer_verbatim(turns):
         state = memory.state
         assert state.covered_up_to + len(memory.messages()) - (
             state.text is not None) == 2 * turns
-        assert state.version == state.compression_count == memory.compression_count
-        assert state.text == memory.summary
+        assert state.version == state.compression_count == (
+            memory.memory.compression_count)
+        assert state.text == memory.memory.summary
 
 
 def test_restore_brings_back_the_same_memory_without_a_model_call():
@@ -41,27 +45,27 @@ def test_restore_brings_back_the_same_memory_without_a_model_call():
     for original in memories(FakeLlm()):
         fed(original, chat(5))
         llm = FakeLlm()
-        copy = memories(llm)[type(original) is HybridChatMemory]
+        copy = memories(llm)[type(original.memory) is HybridChatMemory]
         verbatim = original.messages()[1:]
         copy.restore(original.state, verbatim)
         assert copy.messages() == original.messages() and copy.state == original.state
-        assert copy.tokens == original.tokens and llm.requests == []
+        assert copy.memory.tokens == original.memory.tokens and llm.requests == []
 
 
 def test_after_a_restore_the_counts_go_on_from_the_snapshot():
     """The next compression after a restore is version + 1 and covers the
     snapshot's messages plus the newly compressed ones."""
-    memory = SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2)
+    memory = memories(FakeLlm())[0]
     memory.restore(SummaryState("- earlier", covered_up_to=10, compression_count=3,
                                 version=7), [])
     fed(memory, chat(2))
-    assert memory.state == SummaryState(memory.summary, 12, 4, 8)
+    assert memory.state == SummaryState(memory.memory.summary, 12, 4, 8)
 
 
 def test_rebuild_replays_the_log_and_continues_the_counts():
     """rebuild() compresses the whole log again; its count and version continue
     from the previous snapshot's."""
-    memory = SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2)
+    memory = memories(FakeLlm())[0]
     memory.rebuild(chat(3), SummaryState("- old", 4, 5, 5))
     replayed = fed(SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2), chat(3))
     assert memory.messages()[1:] == replayed.messages()[1:]
@@ -74,9 +78,10 @@ def test_clear_forgets_the_summary_the_record_and_the_summarizer_counts():
     for memory in memories(FakeLlm()):
         fed(memory, chat(4))
         memory.clear()
-        assert memory.messages() == [] and memory.summary is None
+        assert memory.messages() == [] and memory.memory.summary is None
         assert memory.state == SummaryState()
-        assert memory.stats()["summarizer_calls"] == memory.summarizer.tokens == 0
+        stats = memory.memory.stats()
+        assert stats["summarizer_calls"] == memory.memory.summarizer.tokens == 0
 
 
 def test_every_compression_reports_its_state_to_on_apply():
@@ -87,3 +92,23 @@ def test_every_compression_reports_its_state_to_on_apply():
         fed(memory, chat(4))
         assert seen and seen[-1] == memory.state
         assert [s.version for s in seen] == list(range(1, len(seen) + 1))
+
+
+def long_turns(turns):
+    """Turns long enough that two of them pass the 100-token floor of the trigger."""
+    return [m for i in range(turns)
+            for m in (ChatMessage.user(f"question {i}: " + "where is it " * 12),
+                      ChatMessage.assistant(f"answer {i}: " + "on its way " * 12))]
+
+
+def test_the_token_trigger_fires_when_the_tokens_held_reach_it_exactly():
+    """threshold_tokens is reached, not passed: holding exactly that many tokens
+    compresses (one token more would be one add too late)."""
+    said = long_turns(2)
+    exactly = fed(SummaryChatMemory(FakeLlm(), 100, 2), said).tokens
+    assert exactly >= 100  # a valid trigger
+    memory = fed(SummaryChatMemory(FakeLlm(), 100, 2, threshold_tokens=exactly), said)
+    assert memory.compression_count == 1
+    later = fed(SummaryChatMemory(FakeLlm(), 100, 2, threshold_tokens=exactly + 1),
+                said)
+    assert later.compression_count == 0

@@ -77,3 +77,15 @@ def test_numbers_and_dates_are_kept_whole_and_the_rest_escaped():
         assert keep(whole) in text
     assert "&lt;b&gt;&#x27;" in text
     assert "nowrap" not in html_text("9" * 300)
+
+
+def test_a_row_is_the_message_preview_and_the_summary_without_its_fence():
+    """display.row gives a message's own preview (one job, one place); the summary
+    row is the summary's text, no fence, clipped to the same width."""
+    from tinyagent.memory.display import row
+    from tinyagent.memory.summarizer import summary_message
+    from tinyagent.messages import ChatMessage
+    question = ChatMessage.user("Where   is my order 88231? " * 5)
+    assert row(question, 40) == ("user", question.preview(40))
+    assert row(summary_message("- order 88231: in transit"), 40) == (
+        "summary", "- order 88231: in transit")

@@ -4,7 +4,7 @@ import pytest
 from fakes import FakeLlm, chat
 
 from tinyagent.llm import LlmClient
-from tinyagent.memory import SUMMARY_HEADER, HybridChatMemory
+from tinyagent.memory import SUMMARY_HEADER, HybridChatMemory, SummaryChatMemory
 from tinyagent.memory.summarizer import render
 from tinyagent.messages import ChatMessage, Role
 
@@ -97,11 +97,34 @@ def test_the_token_trigger_and_the_budget_are_the_hybrids_too():
                               threshold_tokens=300, max_summary_tokens=100)
     for message in long:
         memory.add(message)
-    assert memory.compression_count == 1 and memory.summarizer.max_tokens == 100
+    assert memory.compression_count == 1 and memory.summarizer.max_summary_tokens == 100
 
 
 def test_a_chinese_hybrid_explains_a_bad_size_in_chinese():
     """lang="zh": the summary_threshold <= recent_size error names both, in Chinese."""
-    with pytest.raises(ValueError, match=r"^summary_threshold 必须大于 recent_size"
-                       r"（当前 summary_threshold=6, recent_size=6）"):
+    with pytest.raises(ValueError, match=r"^recent_size 必须小于 summary_threshold"
+                       r"（当前 recent_size=6, summary_threshold=6）"):
         HybridChatMemory(FakeLlm(), 6, 6, lang="zh")
+
+
+@pytest.mark.parametrize("keep,threshold", [(2, 3), (4, 10), (6, 12)])
+def test_hybrid_is_the_summary_memory_under_other_names(keep, threshold):
+    """One rule and one algorithm: HybridChatMemory(llm, keep, threshold) accepts
+    what SummaryChatMemory(llm, threshold, keep) accepts, and holds the same
+    messages after every add."""
+    summary = SummaryChatMemory(FakeLlm(), threshold, keep)
+    hybrid = HybridChatMemory(FakeLlm(), keep, threshold)
+    for message in chat(12):
+        summary.add(message)
+        hybrid.add(message)
+        assert hybrid.messages() == summary.messages()
+    assert hybrid.stats() == summary.stats()
+
+
+@pytest.mark.parametrize("keep,threshold", [(1, 3), (3, 3), (4, 2)])
+def test_both_names_refuse_the_same_sizes(keep, threshold):
+    """What one refuses the other refuses: keep_recent >= 2 and below the threshold."""
+    with pytest.raises(ValueError):
+        SummaryChatMemory(FakeLlm(), threshold, keep)
+    with pytest.raises(ValueError):
+        HybridChatMemory(FakeLlm(), keep, threshold)

@@ -7,7 +7,7 @@ from fakes import FakeLlm
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
 from tinyagent.course.catalogue import SIX_TURNS
 from tinyagent.messages import ChatMessage, ToolCall
-from tinyagent.production import IncrementalSummaryMemory
+from tinyagent.production import IncrementalSummaryChatMemory
 from tinyagent.production.incremental import plan_batch
 
 CALL = ToolCall("c1", "queryOrder", {"order_id": "88231"})
@@ -49,13 +49,13 @@ def test_a_turn_in_progress_is_never_compressed_nor_counted_as_recent():
 def test_sizes_below_one_are_rejected(bad):
     """keep_recent_turns and batch_turns must be >= 1, named in the error."""
     with pytest.raises(ValueError, match=next(iter(bad))):
-        IncrementalSummaryMemory(FakeLlm(), **bad)
+        IncrementalSummaryChatMemory(FakeLlm(), **bad)
 
 
 def test_the_record_adds_up_after_each_compression():
     """covered_up_to counts the messages the summary holds; compression_count and
     version go up by one a compression; verbatim + covered = all messages."""
-    memory = IncrementalSummaryMemory(FakeLlm("- order 88231"), keep_recent_turns=1,
+    memory = IncrementalSummaryChatMemory(FakeLlm("- order 88231"), keep_recent_turns=1,
                                       batch_turns=1)
     added = 0
     for n in range(5):
@@ -71,12 +71,12 @@ def test_the_record_adds_up_after_each_compression():
 
 def test_restore_puts_back_the_record_and_the_messages_after_it():
     """restore(state, after) gives the same messages and record as before."""
-    memory = IncrementalSummaryMemory(FakeLlm("- order 88231"), keep_recent_turns=1,
+    memory = IncrementalSummaryChatMemory(FakeLlm("- order 88231"), keep_recent_turns=1,
                                       batch_turns=1)
     for message in turns(1, 2, 3):
         memory.add(message)
     state, held = memory.state, memory.messages()
-    again = IncrementalSummaryMemory(FakeLlm(), keep_recent_turns=1, batch_turns=1)
+    again = IncrementalSummaryChatMemory(FakeLlm(), keep_recent_turns=1, batch_turns=1)
     again.restore(state, held[1:])  # held[0] is the summary message
     assert again.state == state and again.messages() == held
 
@@ -87,7 +87,7 @@ def test_the_six_turns_compress_alike_and_the_refund_comes_back_in_both_language
     """Notebook 07's table holds in either edition: from turn 3 one compression a
     turn, and turn 6's refund number is answered from the summary."""
     llm = LlmClient(offline=True)
-    memory = IncrementalSummaryMemory(llm, keep_recent_turns=2, lang=lang)
+    memory = IncrementalSummaryChatMemory(llm, keep_recent_turns=2, lang=lang)
     agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False)
     counts = []
     for text in SIX_TURNS[lang][:5]:
@@ -97,3 +97,21 @@ def test_the_six_turns_compress_alike_and_the_refund_comes_back_in_both_language
     assert counts == [0, 0, 1, 2, 3]
     assert "RF20260701001" in memory.summary and "RF20260701001" not in verbatim
     assert "RF20260701001" in agent.run(SIX_TURNS[lang][5])
+
+
+def test_construction_does_not_depend_on_an_overridable_clear():
+    """Building a production memory sets its state in __init__: a subclass whose
+    clear() needs more than the base has is not called half-built."""
+    from tinyagent.production import IncrementalSummaryChatMemory
+
+    calls = []
+
+    class Counting(IncrementalSummaryChatMemory):
+        def clear(self):
+            calls.append(self._generation)  # would fail if called before __init__ ends
+            super().clear()
+
+    memory = Counting(FakeLlm())
+    assert calls == [] and memory.state.version == 0
+    memory.clear()
+    assert calls == [0]

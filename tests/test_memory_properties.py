@@ -179,3 +179,10 @@ def test_a_failing_summarizer_loses_no_id(specs, mode):
         text = "\n".join(m.content for m in memory.messages())
         missing = {i for i in added if not re.search(rf"(?<![\dA-Z]){i}(?!\d)", text)}
         assert not missing, (memory, missing)
+
+
+def test_property_tests_are_reproducible():
+    """Hypothesis is derandomized for every test run (tests/conftest.py), so the
+    same examples are tried on every machine."""
+    from hypothesis import settings
+    assert settings.default.derandomize is True

@@ -22,8 +22,8 @@ from tinyagent import (
 )
 from tinyagent.messages import ChatMessage
 from tinyagent.production import (
-    BackgroundSummaryMemory,
-    IncrementalSummaryMemory,
+    BackgroundSummaryChatMemory,
+    IncrementalSummaryChatMemory,
     SessionManager,
     SqliteStore,
     SummaryState,
@@ -89,7 +89,7 @@ FACTORIES = {
     "tokens": lambda: TokenWindowChatMemory(120),
     "summary": lambda: SummaryChatMemory(OFFLINE, threshold=6, keep_recent=2),
     "hybrid": lambda: HybridChatMemory(OFFLINE, recent_size=4, summary_threshold=6),
-    "structured": lambda: IncrementalSummaryMemory(OFFLINE, keep_recent_turns=2),
+    "structured": lambda: IncrementalSummaryChatMemory(OFFLINE, keep_recent_turns=2),
 }
 
 
@@ -109,13 +109,13 @@ def test_loading_makes_no_model_call_even_when_a_compression_is_due(tmp_path):
     """The snapshot and the messages after it come back as they are; the next add
     compresses the backlog in one batch."""
     path, llm = tmp_path / "chats.db", CountingLlm()
-    session = SessionManager(SqliteStore(path), lambda: IncrementalSummaryMemory(
+    session = SessionManager(SqliteStore(path), lambda: IncrementalSummaryChatMemory(
         FAILING, keep_recent_turns=2)).create("alice")
     for message in turns(4):
         session.add(message)
     store = SqliteStore(path)
     store.append("alice", turns(6)[8:])  # a turn saved, its compression never ran
-    loaded = SessionManager(store, lambda: IncrementalSummaryMemory(
+    loaded = SessionManager(store, lambda: IncrementalSummaryChatMemory(
         llm, keep_recent_turns=2)).load("alice")
     assert llm.calls == 0 and len(loaded.messages()) == 1 + 8
     loaded.add(ChatMessage.user("And order 88231?"))  # the backlog: one batch
@@ -126,14 +126,14 @@ def test_rebuild_summary_recompresses_from_the_full_log(tmp_path):
     """A summary built by the fallback is rebuilt by the model: batches of whole
     turns, the same coverage, a higher version, saved as the newest snapshot."""
     store = SqliteStore(tmp_path / "chats.db")
-    broken = SessionManager(store, lambda: IncrementalSummaryMemory(
+    broken = SessionManager(store, lambda: IncrementalSummaryChatMemory(
         FAILING, keep_recent_turns=2, batch_turns=1))
     session = broken.create("alice")
     for message in turns(6):
         session.add(message)
     before = store.summary("alice")
     assert before.compression_count == 4 and session.memory.summarizer.fallbacks == 4
-    manager = SessionManager(store, lambda: IncrementalSummaryMemory(
+    manager = SessionManager(store, lambda: IncrementalSummaryChatMemory(
         OFFLINE, keep_recent_turns=2, batch_turns=6))
     rebuilt = manager.rebuild_summary("alice")
     after = store.summary("alice")
@@ -147,7 +147,7 @@ def test_rebuild_summary_recompresses_from_the_full_log(tmp_path):
 def test_a_background_compression_is_saved_when_it_is_applied():
     """The snapshot is written from the pool thread, once the result is applied."""
     with ThreadPoolExecutor(1) as pool:
-        manager = SessionManager(SqliteStore(), lambda: BackgroundSummaryMemory(
+        manager = SessionManager(SqliteStore(), lambda: BackgroundSummaryChatMemory(
             OFFLINE, keep_recent_turns=1, executor=pool))
         session = manager.create("alice")
         for message in turns(3):
@@ -167,7 +167,7 @@ def test_clearing_during_a_background_compression_saves_nothing_stale():
             return OFFLINE.chat(messages, tools)
 
     with ThreadPoolExecutor(1) as pool:
-        manager = SessionManager(SqliteStore(), lambda: BackgroundSummaryMemory(
+        manager = SessionManager(SqliteStore(), lambda: BackgroundSummaryChatMemory(
             Gated(), keep_recent_turns=1, executor=pool))
         session = manager.create("alice")
         for message in turns(2):
@@ -204,7 +204,8 @@ CHILD = textwrap.dedent("""
     import os, sys, threading
     from tinyagent.messages import ChatMessage
     from tinyagent.production import (
-        BackgroundSummaryMemory, IncrementalSummaryMemory, SessionManager, SqliteStore)
+        BackgroundSummaryChatMemory, IncrementalSummaryChatMemory, SessionManager,
+        SqliteStore)
 
     path, kind = sys.argv[1], sys.argv[2]
     all_added = threading.Event()
@@ -214,8 +215,8 @@ CHILD = textwrap.dedent("""
             all_added.wait(5)
             os._exit(7)  # killed in the middle of the summarizer call
 
-    memory_class = {"sync": IncrementalSummaryMemory,
-                    "background": BackgroundSummaryMemory}[kind]
+    memory_class = {"sync": IncrementalSummaryChatMemory,
+                    "background": BackgroundSummaryChatMemory}[kind]
     manager = SessionManager(SqliteStore(path), lambda: memory_class(
         DiesMidCompression(), keep_recent_turns=2))
     session = manager.create("alice")
@@ -238,7 +239,7 @@ def test_a_process_killed_mid_compression_loses_nothing(kind, tmp_path):
     child = subprocess.run([sys.executable, "-c", CHILD, str(path), kind],
                            capture_output=True, text=True, timeout=30)
     assert child.returncode == 7, child.stderr
-    manager = SessionManager(SqliteStore(path), lambda: IncrementalSummaryMemory(
+    manager = SessionManager(SqliteStore(path), lambda: IncrementalSummaryChatMemory(
         OFFLINE, keep_recent_turns=2))
     session = manager.load("alice")
     assert session.messages() == turns(3) and session.summary is None
@@ -248,7 +249,7 @@ def test_a_process_killed_mid_compression_loses_nothing(kind, tmp_path):
     assert "88231" in session.summary and "SF1234567890" in session.summary
 
 
-def incremental_manager(store, llm=OFFLINE, memory_class=IncrementalSummaryMemory,
+def incremental_manager(store, llm=OFFLINE, memory_class=IncrementalSummaryChatMemory,
                         **sizes):
     return SessionManager(store, lambda: memory_class(
         llm, keep_recent_turns=sizes.get("keep", 1), **sizes.get("extra", {})))
@@ -359,7 +360,7 @@ def test_a_second_handle_does_not_compress_a_session_already_in_flight():
     has a batch due too but starts nothing; once a's result is saved, b's next
     turn picks it up. One model call at a time for the session."""
     model, pool = GatedModel(), ThreadPoolExecutor(2)
-    manager = incremental_manager(SqliteStore(), model, BackgroundSummaryMemory,
+    manager = incremental_manager(SqliteStore(), model, BackgroundSummaryChatMemory,
                                   extra={"executor": pool})
     a, b = manager.create("alice"), manager.load("alice")
     for message in turns(2):
@@ -426,7 +427,7 @@ def test_rebuild_gives_up_when_another_writer_always_saves_first(tmp_path):
 
     store = SqliteStore(tmp_path / "s.db")
     llm = CountingLlm()
-    manager = SessionManager(store, lambda: IncrementalSummaryMemory(
+    manager = SessionManager(store, lambda: IncrementalSummaryChatMemory(
         llm, keep_recent_turns=1, batch_turns=1))
     manager.create("alice").add_all(turns(4))
     store.save_summary = lambda *args, **kwargs: False  # someone always saved first
@@ -482,3 +483,27 @@ def test_a_failing_summarizer_loses_no_id_of_an_open_request(tmp_path):
                                   f"SF{order}00000, refund number RF2026{order}00.")])
     memory = "\n".join(m.content for m in manager.load("alice").messages())
     assert [order for order in ids if order not in memory] == []
+
+
+@pytest.mark.parametrize("name", ["summary", "hybrid"])
+def test_a_notebook_summary_memory_is_saved_with_its_record(name, tmp_path):
+    """A notebook 04-05 memory keeps its class in a session, and the session keeps
+    its record: each compression saved as the next version, covering exactly the
+    messages no longer verbatim; a restart continues from it."""
+    path = tmp_path / "chats.db"
+    session = SessionManager(SqliteStore(path), FACTORIES[name]).create("alice")
+    for message in turns(5):
+        session.add(message)
+    store = SqliteStore(path)
+    saved = store.summaries("alice")
+    assert type(session.memory) is type(FACTORIES[name]())
+    assert [s.version for s in saved] == list(range(1, len(saved) + 1)) and saved
+    verbatim = len(session.messages()) - 1
+    assert saved[-1].covered_up_to == 10 - verbatim
+    assert saved[-1].text == session.summary
+    loaded = SessionManager(store, FACTORIES[name]).load("alice")
+    for message in turns(8)[10:]:
+        loaded.add(message)
+    newest = store.summary("alice")
+    assert newest.version > saved[-1].version
+    assert newest.covered_up_to == 16 - (len(loaded.messages()) - 1)

@@ -14,6 +14,7 @@ from tinyagent.memory.summarizer import (
     SUMMARY_FOOTER,
     SUMMARY_HEADER,
     Summarizer,
+    drop_invented,
     find_ids,
     render,
     summary_message,
@@ -148,7 +149,7 @@ def test_the_budget_holds_and_stats_count_the_evictions():
     """The summary never exceeds max_tokens, the ids line included; what went is
     counted and listed, oldest first."""
     lines = [f"- fact {i}: order {10000 + i} delivered, a long tail" for i in range(40)]
-    summarizer = Summarizer(FakeLlm("\n".join(lines)), max_tokens=120)
+    summarizer = Summarizer(FakeLlm("\n".join(lines)), max_summary_tokens=120)
     summary = summarizer.summarize(
         None, [ChatMessage.user(" ".join(str(10000 + i) for i in range(40)))])
     assert count_tokens(summary) <= 120
@@ -159,7 +160,7 @@ def test_the_budget_holds_and_stats_count_the_evictions():
 
 def test_a_single_huge_line_is_clipped_to_the_budget():
     """One line longer than the budget is clipped with an ellipsis."""
-    summary = Summarizer(FakeLlm("x " * 1000), max_tokens=60).summarize(
+    summary = Summarizer(FakeLlm("x " * 1000), max_summary_tokens=60).summarize(
         None, [ChatMessage.user("hello")])
     assert count_tokens(summary) <= 60 and summary.endswith("…")
 
@@ -280,3 +281,40 @@ def test_a_summary_with_nothing_to_keep_says_so_in_its_language(lang, nothing):
     reply = "- refund RF20269999999 approved"  # an invented id: the line goes
     assert Summarizer(FakeLlm(reply), lang=lang).summarize(
         None, [ChatMessage.user("你好")]) == nothing
+
+
+@pytest.mark.parametrize("error", [LlmError("down"), TimeoutError("read timed out"),
+                                   ConnectionResetError("reset by peer")])
+def test_a_failed_model_call_falls_back(error):
+    """The model or its connection failing is no reason to lose the conversation:
+    the rule-based merge is used and the ids are kept."""
+    summarizer = Summarizer(FakeLlm(error))
+    assert "88231" in summarizer.summarize(None, SPAN)
+    assert summarizer.fallbacks == 1
+
+
+@pytest.mark.parametrize("error", [KeyError("content"), TypeError("bad call"),
+                                   ZeroDivisionError()])
+def test_a_programming_error_in_the_client_surfaces(error):
+    """Only model failures fall back: a bug (a KeyError, a TypeError) is raised,
+    not hidden behind a fallback summary."""
+    with pytest.raises(type(error)):
+        Summarizer(FakeLlm(error)).summarize(None, SPAN)
+
+
+def test_the_old_name_of_the_budget_still_works_and_says_its_new_name():
+    """Summarizer(max_tokens=...) sets max_summary_tokens, with a DeprecationWarning
+    naming the new keyword; .max_tokens reads it back."""
+    with pytest.warns(DeprecationWarning, match="max_summary_tokens"):
+        summarizer = Summarizer(FakeLlm(), max_tokens=120)
+    assert summarizer.max_summary_tokens == summarizer.max_tokens == 120
+
+
+def test_a_line_with_a_real_id_and_an_invented_one_is_dropped():
+    """drop_invented keeps a line only if *all* its ids were given: one real id
+    does not vouch for an invented one next to it."""
+    summary = ("- Order 88231 delivered\n"
+               "- Order 88231 refunded as RF20269999999\n"
+               "- Customer is polite")
+    assert drop_invented(summary, ["88231"]).splitlines() == [
+        "- Order 88231 delivered", "- Customer is polite"]

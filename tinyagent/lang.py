@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 
 LANGS = ("en", "zh")
 
@@ -77,4 +78,14 @@ def say(en: str, zh: str, lang: str | None = None) -> str:
     return zh if get_lang(lang) == "zh" else en
 
 
-__all__ = ["CJK", "LANGS", "check_lang", "get_lang", "is_chinese", "say", "set_lang"]
+def text_width(text: str) -> int:
+    """Columns `text` takes in a terminal: a wide character (Chinese) takes two.
+
+    >>> text_width("订单 88231"), text_width("order 88231")
+    (10, 11)
+    """
+    return sum(1 + (unicodedata.east_asian_width(c) in "WF") for c in text)
+
+
+__all__ = ["CJK", "LANGS", "check_lang", "get_lang", "is_chinese", "say", "set_lang",
+           "text_width"]

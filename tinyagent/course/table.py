@@ -8,15 +8,10 @@ columns, not characters; numbers align right. Left out: wrapping long cells.
 from __future__ import annotations
 
 import html
-import unicodedata
 from dataclasses import dataclass
 
+from ..lang import text_width
 from ..memory.display import html_text
-
-
-def _columns(text: str) -> int:
-    """Columns a text takes in a terminal: a CJK character takes two."""
-    return sum(1 + (unicodedata.east_asian_width(c) in "WF") for c in text)
 
 
 @dataclass(repr=False)
@@ -29,13 +24,13 @@ class Table:
 
     def __repr__(self) -> str:
         columns = list(zip(self.header, *self.rows, strict=True))
-        widths = [max(map(_columns, column)) for column in columns]
+        widths = [max(map(text_width, column)) for column in columns]
         numeric = [all(c.replace(",", "").replace(".", "", 1).isdigit()
                        for c in column[1:])
                    for column in columns]
         lines = [self.caption]
         for row in [self.header, *self.rows]:
-            gaps = [" " * (w - _columns(c)) for c, w in zip(row, widths, strict=True)]
+            gaps = [" " * (w - text_width(c)) for c, w in zip(row, widths, strict=True)]
             lines.append("  ".join(g + c if right else c + g for c, g, right
                                    in zip(row, gaps, numeric, strict=True)).rstrip())
         return "\n".join(lines)

@@ -3,21 +3,40 @@
 One strategy a file, in course order: in_memory (notebook 02), window and
 token_window (03), summary (04), hybrid (05), and compact (06, the cache-aware one).
 Shared by summary and hybrid (and by the production memories of notebook 07):
-summarizer.py, which writes a summary, and
-compressed.py, which holds it in front of the verbatim messages.
+summarizer.py, which writes a summary, with its guards (entities.py: no number
+lost or made up; budget.py: a bounded size), fence.py, which marks it as reference
+data, and compressed.py, which holds it in front of the verbatim messages.
 """
 
 from .base import BaseChatMemory, ChatMemory, drop_orphans, split_turns
+from .budget import IDS_LINE, IDS_LINE_ZH
 from .compact import CompactChatMemory
-from .compressed import CompressedMemory
+from .compressed import CompressedChatMemory, CompressedMemory, SummaryState
 from .hybrid import HybridChatMemory
 from .in_memory import InMemoryChatMemory
-from .summarizer import SUMMARY_FOOTER, SUMMARY_HEADER, Summarizer
+from .summarizer import (
+    PROMPT,
+    PROMPT_ZH,
+    SUMMARY_FOOTER,
+    SUMMARY_FOOTER_ZH,
+    SUMMARY_HEADER,
+    SUMMARY_HEADER_ZH,
+    Summarizer,
+    fallback_summary,
+    find_ids,
+    keep_ids,
+    render,
+    summary_message,
+)
 from .summary import SummaryChatMemory
 from .token_window import TokenWindowChatMemory
 from .window import SlidingWindowChatMemory
 
-__all__ = ["SUMMARY_FOOTER", "SUMMARY_HEADER", "BaseChatMemory", "ChatMemory",
-           "CompactChatMemory", "CompressedMemory", "HybridChatMemory",
-           "InMemoryChatMemory", "SlidingWindowChatMemory", "Summarizer",
-           "SummaryChatMemory", "TokenWindowChatMemory", "drop_orphans", "split_turns"]
+__all__ = ["IDS_LINE", "IDS_LINE_ZH", "PROMPT", "PROMPT_ZH", "SUMMARY_FOOTER",
+           "SUMMARY_FOOTER_ZH", "SUMMARY_HEADER", "SUMMARY_HEADER_ZH",
+           "BaseChatMemory", "ChatMemory", "CompactChatMemory", "CompressedChatMemory",
+           "CompressedMemory",
+           "HybridChatMemory", "InMemoryChatMemory", "SlidingWindowChatMemory",
+           "Summarizer", "SummaryChatMemory", "SummaryState", "TokenWindowChatMemory",
+           "drop_orphans", "fallback_summary", "find_ids", "keep_ids", "render",
+           "split_turns", "summary_message"]

@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from ..lang import get_lang, say
 from ..messages import ChatMessage, Role
 from ..tokens import count_message_tokens
 from .display import memory_html
@@ -43,6 +44,12 @@ def split_turns(messages: Sequence[ChatMessage]) -> list[list[ChatMessage]]:
     """Group messages into turns: each starts at a user message.
 
     Messages before the first user message (a summary, say) form a turn of their own.
+
+    >>> from tinyagent.messages import ChatMessage
+    >>> said = [ChatMessage.system("- summary"), ChatMessage.user("Where is 88231?"),
+    ...         ChatMessage.assistant("In transit."), ChatMessage.user("Thanks!")]
+    >>> [[m.role.value for m in turn] for turn in split_turns(said)]
+    [['system'], ['user', 'assistant'], ['user']]
     """
     turns: list[list[ChatMessage]] = []
     for message in messages:
@@ -69,13 +76,27 @@ def drop_orphans(messages: Iterable[ChatMessage]) -> list[ChatMessage]:
             if m.role is not Role.TOOL or m.tool_call_id in called]
 
 
-def check_size(name: str, value: int, minimum: int, why: str) -> None:
+def error_lang(lang: str | None) -> str:
+    """The language of a memory's errors: `lang`, or the package's (`set_lang`) for
+    None and for "auto" (no customer has written yet when a constructor checks)."""
+    chosen = get_lang() if lang in (None, "auto") else lang
+    return "zh" if chosen == "zh" else "en"
+
+
+def check_size(name: str, value: int, minimum: int, why: str, *,
+               why_zh: str | None = None, lang: str | None = None) -> None:
     """Constructor check shared by the strategies and the agent: one line naming
-    the parameter, its value and the rule. True and 1.5 are not sizes."""
+    the parameter, its value and the rule, in `lang` (`why_zh` is the rule in
+    Chinese). True and 1.5 are not sizes."""
+    lang = error_lang(lang)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an int (a whole number), got {value!r}")
+        raise ValueError(say(f"{name} must be an int (a whole number), got {value!r}",
+                             f"{name} 必须是整数，当前为 {value!r}", lang))
     if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum} ({why}), got {value}")
+        rule = why_zh or why
+        raise ValueError(say(f"{name} must be >= {minimum} ({why}), got {value}",
+                             f"{name} 至少为 {minimum}（{rule}），当前为 {value}",
+                             lang))
 
 
 class BaseChatMemory:
@@ -97,8 +118,11 @@ class BaseChatMemory:
     # -- the ChatMemory contract
     def add(self, message: ChatMessage) -> None:
         if not isinstance(message, ChatMessage):
-            raise TypeError(f"add() takes a ChatMessage, got {type(message).__name__}; "
-                            "build one with ChatMessage.user(text)")
+            kind = type(message).__name__
+            raise TypeError(say(f"add() takes a ChatMessage, got {kind}; build one "
+                                "with ChatMessage.user(text)",
+                                f"add() 只接受 ChatMessage，收到的是 {kind}；"
+                                "用 ChatMessage.user(text) 构造一条"))
         self._messages.append(message)
         self._tokens += count_message_tokens(message)
         self._trim()

@@ -26,13 +26,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..lang import say
 from ..llm import SupportsChat
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
-from .base import BaseChatMemory, check_size
+from .base import BaseChatMemory, check_size, error_lang
 from .budget import DEFAULT_SUMMARY_TOKENS
 from .compressed import compression_cut, plain_summarizer
-from .summarizer import summary_message, summary_text
+from .fence import summary_message, summary_text
 
 
 class CompactChatMemory(BaseChatMemory):
@@ -43,19 +44,25 @@ class CompactChatMemory(BaseChatMemory):
     def __init__(self, llm: SupportsChat, high_tokens: int = 1800,
                  low_tokens: int = 500, *,
                  max_summary_tokens: int = 2 * DEFAULT_SUMMARY_TOKENS,
-                 lang: str = "en") -> None:
-        check_size("low_tokens", low_tokens, 100, "a question and its answer")
+                 lang: str | None = None) -> None:
+        check_size("low_tokens", low_tokens, 100, "a question and its answer",
+                   why_zh="一问一答", lang=lang)
         if high_tokens <= low_tokens:
-            raise ValueError(f"high_tokens must be > low_tokens (got high_tokens="
-                             f"{high_tokens}, low_tokens={low_tokens}): otherwise "
-                             "every turn compacts")
+            got = f"high_tokens={high_tokens}, low_tokens={low_tokens}"
+            raise ValueError(say(f"high_tokens must be > low_tokens (got {got}): "
+                                 "otherwise every turn compacts",
+                                 f"high_tokens 必须大于 low_tokens（当前 {got}）："
+                                 "否则每一轮都要压缩", error_lang(lang)))
         super().__init__()
         self.high_tokens, self.low_tokens = high_tokens, low_tokens
         self.max_summary_tokens = max_summary_tokens
         # One block's budget is the whole budget: a merge must fit in one block too.
         self.summarizer = plain_summarizer(llm, max_summary_tokens, lang)
-        self.fence_lang = lang  # the fence's language (compare sets the store's)
-        self.clear()
+        # The fence's language, the summarizer's (compare sets the store's).
+        self.fence_lang = self.summarizer.lang
+        self._blocks: list[ChatMessage] = []  # fenced summaries, oldest first
+        self._block_tokens = 0
+        self.compression_count = 0
 
     @property
     def summary(self) -> str | None:
@@ -99,7 +106,7 @@ class CompactChatMemory(BaseChatMemory):
 
     def clear(self) -> None:
         super().clear()
-        self._blocks: list[ChatMessage] = []  # fenced summaries, oldest first
+        self._blocks = []
         self._block_tokens = 0
         self.compression_count = 0
         self.summarizer.clear()

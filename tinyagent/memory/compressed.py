@@ -1,32 +1,61 @@
-"""CompressedMemory: a summary in front of the newest messages, kept verbatim.
+"""CompressedChatMemory: a summary in front of the newest messages, kept verbatim.
 
 What SummaryChatMemory (notebook 04), HybridChatMemory (notebook 05) and the
-production memories (notebook 07) share; each of them decides *when* to compress and
-*how much*, in its own `_trim`. This class holds the result: the summary, written in
-one place (`_set_summary`), and the record of it that a store saves and a restart
-reloads (`state`, `restore`). `messages()` starts with the summary, a system message
-fenced as reference data, then the verbatim messages; `len` and `tokens` describe
-that list. Left out: the trigger and the cut, which are each strategy's lesson.
+production memories (notebook 07) share. A compression is four steps:
+
+- trigger (`_held_past`): `limit` messages, or `threshold_tokens` tokens, are held;
+  each strategy's `_trim` picks the limit;
+- cut (`compression_cut`): how many of the oldest messages go, whole turns only;
+- summarize (`_compress_oldest`): the summarizer merges them into the summary;
+- hold (`_replace_oldest`): they give way to the new summary, written in one place
+  (`_set_summary`); `hold` puts a saved summary back.
+
+`messages()` starts with the summary, a system message fenced as reference data
+(fence.py), then the verbatim messages; `len` and `tokens` describe that list.
+`SummaryState` is the record a store keeps of a summary (notebook 07). Left out:
+saving the summary and keeping that record (tinyagent.production).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 from ..lang import is_chinese
 from ..llm import SupportsChat
 from ..messages import ChatMessage
-from ..storage.base import SummaryState
 from ..tokens import count_message_tokens
 from .base import BaseChatMemory, check_size
-from .summarizer import Summarizer, summary_message, summary_text
+from .fence import summary_message, summary_text
+from .summarizer import Summarizer
+
+
+@dataclass(frozen=True)
+class SummaryState:
+    """A summary and its record: what a store's snapshot holds (notebook 07)."""
+
+    text: str | None = None
+    covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
+    compression_count: int = 0
+    version: int = 0  # +1 each time the summary changes
 
 
 def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> int:
     """How many of the oldest messages to compress: whole turns, oldest first,
-    while the rest still holds at least `keep_recent` messages."""
+    while the rest still holds at least `keep_recent` messages.
+
+    Three turns of 2, 4 and 2 messages (8 held), keeping at least 4: the first two
+    turns would leave only 2, so only the first goes; keeping 2, both go.
+
+    >>> compression_cut([2, 4, 2], held=8, keep_recent=4)
+    2
+    >>> compression_cut([2, 4, 2], held=8, keep_recent=2)
+    6
+    >>> compression_cut([8], held=8, keep_recent=2)  # one long turn: nothing to cut
+    0
+    """
     cut = 0
     for size in turn_sizes:
         if held - cut - size < keep_recent:
@@ -35,19 +64,20 @@ def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> i
     return cut
 
 
-def check_summary_tokens(max_summary_tokens: int) -> None:
+def check_summary_tokens(max_summary_tokens: int, lang: str | None = None) -> None:
     """The summary's budget, checked in the memory's own name for it."""
-    check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts")
+    check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
+               why_zh="要装得下几条事实", lang=lang)
 
 
 def plain_summarizer(llm: SupportsChat, max_summary_tokens: int,
-                     lang: str = "en") -> Summarizer:
+                     lang: str | None = None) -> Summarizer:
     """Notebook 04's summarizer with the memory's summary budget and language."""
-    check_summary_tokens(max_summary_tokens)
+    check_summary_tokens(max_summary_tokens, lang)
     return Summarizer(llm, max_summary_tokens, lang=lang)
 
 
-class CompressedMemory(BaseChatMemory):
+class CompressedChatMemory(BaseChatMemory):
     """A summary of the old messages + the newer ones verbatim; no trigger of its own.
 
     `summarizer` is a `Summarizer` or a subclass (the structured one of notebook 07).
@@ -57,23 +87,21 @@ class CompressedMemory(BaseChatMemory):
                  threshold_tokens: int | None = None) -> None:
         if threshold_tokens is not None:
             check_size("threshold_tokens", threshold_tokens, 100,
-                       "a question and its answer take about that")
+                       "a question and its answer take about that",
+                       why_zh="一问一答大约就占这么多",
+                       lang=getattr(summarizer, "lang", None))
         super().__init__()
         self.summarizer = summarizer
         # A second trigger, off by default: compress once the messages held reach
         # this many tokens, for conversations whose messages are long.
         self.threshold_tokens = threshold_tokens
-        # Called with the new state after each compression: a session saves it there.
-        self.on_apply: Callable[[SummaryState], None] | None = None
-        # Which conversation this is (a session sets it): the production memories
-        # let one compression at a time run per conversation (notebook 07).
-        self.flight_key: Hashable | None = None
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
+        self.compression_count = 0
+        self.summarized_tokens = 0  # tokens of every message the summary stands for
         # The fence's language, the summarizer's: "en", "zh", or None ("auto") to
         # follow the summary's own words (a Chinese dialog gets a Chinese summary).
         lang = getattr(summarizer, "lang", "en")
         self.fence_lang: str | None = None if lang == "auto" else lang
-        self.clear()
 
     @property
     def summary(self) -> str | None:
@@ -111,41 +139,21 @@ class CompressedMemory(BaseChatMemory):
         span = self._pop_oldest(count)
         self.summarized_tokens += sum(count_message_tokens(m) for m in span)
         self._set_summary(summary)
-        self.covered_up_to += count
         self.compression_count += 1
-        self.version += 1
-        if self.on_apply is not None:
-            self.on_apply(self.state)
 
-    # -- the record a store keeps, and loading it back
-    @property
-    def state(self) -> SummaryState:
-        """The summary, how many messages of the conversation it covers, its counts."""
-        return SummaryState(self.summary, self.covered_up_to, self.compression_count,
-                            self.version)
-
-    def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
-        """Load a snapshot and the messages after it.
+    def hold(self, summary: str | None, messages: Sequence[ChatMessage],
+             compression_count: int = 0) -> None:
+        """Start over holding `summary` in front of `messages`, as if
+        `compression_count` compressions had left them there.
 
         No model call and no compression: the next add() compresses if one is due.
+        Loading a saved conversation does this (notebook 07).
         """
         self.clear()
-        self._set_summary(state.text)
-        self.covered_up_to, self.version = state.covered_up_to, state.version
-        self.compression_count = state.compression_count
+        self._set_summary(summary)
+        self.compression_count = compression_count
         self._messages.extend(messages)
         self._tokens = sum(count_message_tokens(m) for m in messages)
-
-    def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
-        """Compress a whole conversation again, continuing the counts of `previous`."""
-        self.restore(SummaryState(compression_count=previous.compression_count,
-                                  version=previous.version), [])
-        for message in log:  # as it was played: the same compressions
-            self.add(message)
-
-    def compress_if_due(self) -> None:
-        """Compress now if one is due (after a reload, say), as add() would."""
-        self._trim()
 
     # -- the contract: the summary first, then the verbatim messages
     def messages(self) -> list[ChatMessage]:
@@ -156,9 +164,7 @@ class CompressedMemory(BaseChatMemory):
         super().clear()
         self._set_summary(None)
         self.compression_count = 0
-        self.covered_up_to = 0  # the summary includes messages 1..covered_up_to
-        self.version = 0  # +1 each time the summary changes
-        self.summarized_tokens = 0  # tokens of every message the summary stands for
+        self.summarized_tokens = 0
         self.summarizer.clear()
 
     # -- looking inside: len and tokens describe what messages() returns
@@ -177,3 +183,5 @@ class CompressedMemory(BaseChatMemory):
                 "fallbacks": self.summarizer.fallbacks,
                 "evicted": self.summarizer.evicted}
 
+
+CompressedMemory = CompressedChatMemory  # its earlier name, still in use

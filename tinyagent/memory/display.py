@@ -20,7 +20,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from ..lang import is_chinese
+from ..lang import is_chinese, text_width
 from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens
 
@@ -56,8 +56,7 @@ def label(word: str, lang: str) -> str:
 
 def pad(text: str, width: int) -> str:
     """`text` padded with spaces to `width` columns: a Chinese character takes two."""
-    columns = len(text) + len(re.findall(r"[\u3000-\u9fff\uff00-\uffef]", text))
-    return text + " " * (width - columns)
+    return text + " " * (width - text_width(text))
 
 
 def html_text(text: str) -> str:
@@ -69,15 +68,21 @@ def html_text(text: str) -> str:
                                                      strict=True))
 
 
-def row(message: ChatMessage) -> tuple[str, str]:
-    """(label, text) of one message. The only system message a memory holds is its
-    summary: labelled "summary", shown without its fence (the first and last lines,
-    which tell the model it is reference data), so the preview starts with facts."""
+def kind(message: ChatMessage) -> str:
+    """A row's label: the role, or "summary" for the one system message a memory
+    holds (its summary)."""
+    return "summary" if message.role is Role.SYSTEM else message.role.value
+
+
+def row(message: ChatMessage, width: int = WIDTH) -> tuple[str, str]:
+    """(label, text on one line of at most `width` characters) of one message: the
+    message's own preview; the summary shown without its fence (the first and last
+    lines, which tell the model it is reference data), so it starts with facts."""
     if message.role is not Role.SYSTEM:
-        calls = ", ".join(c.signature() for c in message.tool_calls)
-        return message.role.value, f"{message.content} {calls}"
+        return kind(message), message.preview(width)
     lines = message.content.split("\n")
-    return "summary", "\n".join(lines[1:-1] if len(lines) > 2 else lines)
+    return kind(message), clip("\n".join(lines[1:-1] if len(lines) > 2 else lines),
+                               width)
 
 
 def memory_lines(messages: Sequence[ChatMessage], width: int = WIDTH,
@@ -86,11 +91,11 @@ def memory_lines(messages: Sequence[ChatMessage], width: int = WIDTH,
     label, tokens, then the text on one line."""
     lines, lang = [], language(messages, lang)
     for i, message in enumerate(messages, 1):
-        role, text = row(message)
+        role = kind(message)
         star = "★" if role == "summary" else " "
         prefix = (f"{star}{i:>2}  {pad(label(role, lang), 9)} "
                   f"{count_message_tokens(message):>5}  ")
-        lines.append(prefix + clip(text, width - len(prefix)))
+        lines.append(prefix + row(message, width - len(prefix))[1])
     return lines
 
 
@@ -100,11 +105,11 @@ def memory_html(messages: Sequence[ChatMessage], caption: str,
     The preview is left-aligned (a notebook right-aligns table cells)."""
     rows, lang = [], language(messages, lang)
     for i, message in enumerate(messages, 1):
-        role, text = row(message)
+        role, text = row(message, width)
         shade = f' style="{SUMMARY_STYLE}"' if role == "summary" else ""
         rows.append(f"<tr{shade}><td>{i}</td><td>{label(role, lang)}</td>"
                     f"<td>{count_message_tokens(message)}</td>"
-                    f"<td style='{LEFT}'>{html_text(clip(text, width))}</td></tr>")
+                    f"<td style='{LEFT}'>{html_text(text)}</td></tr>")
     return ("<table>"
             f"<caption>{html.escape(caption)}</caption>"
             "<tr><th>#</th>" + "".join(f"<th>{label(word, lang)}</th>" for word in

@@ -8,49 +8,55 @@ messages, never the whole history again, so a compression costs the same at turn
 and at turn 600. `summary_threshold` batches the overflow: the summarizer runs when
 `summary_threshold` messages are held verbatim, not on every add.
 
-The rules: recent_size >= 2 (a question and its answer), summary_threshold >
-recent_size (otherwise every add would call the summarizer). The BitMall agent uses
-6/12; the six-turn demo uses 6/10. `threshold_tokens` is a second trigger on the
-tokens held, `max_summary_tokens` the summary's budget and `lang` its language, as
-in summary.py; the summarizer and its guards are summarizer.py's, holding the
-summary is compressed.py's. Left out: batching by turns, async refresh and
+The rules, SummaryChatMemory's: recent_size >= 2 (a question and its answer),
+summary_threshold > recent_size (otherwise compression never fires). The BitMall
+agent uses 6/12; the six-turn demo uses 6/10. `threshold_tokens` is a second
+trigger on the tokens held, `max_summary_tokens` the summary's budget and `lang` its
+language, as in summary.py; the summarizer and its guards are summarizer.py's,
+holding the summary is compressed.py's. Left out: batching by turns, async refresh and
 persistence (notebook 07).
 """
 
 from __future__ import annotations
 
 from ..llm import SupportsChat
-from .base import check_size
 from .budget import DEFAULT_SUMMARY_TOKENS
-from .compressed import CompressedMemory, compression_cut, plain_summarizer
+from .summary import SummaryChatMemory
 
 
-class HybridChatMemory(CompressedMemory):
-    """The newest `recent_size` messages verbatim + a summary of everything older."""
+class HybridChatMemory(SummaryChatMemory):
+    """The newest `recent_size` messages verbatim + a summary of everything older.
+
+    SummaryChatMemory under notebook 05's names: `recent_size` is its keep_recent,
+    `summary_threshold` its threshold; the trigger, the cut and the rules are its.
+    """
 
     _repr_fields = ("recent_size", "summary_threshold", "compression_count")
+    _size_names = ("summary_threshold", "recent_size")
 
     def __init__(self, llm: SupportsChat, recent_size: int = 6,
                  summary_threshold: int = 12, *,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None, lang: str = "en") -> None:
-        check_size("recent_size", recent_size, 2, "the last question and its answer")
-        check_size("summary_threshold", summary_threshold, 3, "more than recent_size")
-        if summary_threshold <= recent_size:
-            got = f"summary_threshold={summary_threshold}, recent_size={recent_size}"
-            raise ValueError(f"summary_threshold 必须大于 recent_size（当前 {got}）："
-                             "否则每次 add 都会调用摘要器" if lang == "zh" else
-                             f"summary_threshold must be > recent_size (got {got}): "
-                             "otherwise every add would call the summarizer")
-        super().__init__(plain_summarizer(llm, max_summary_tokens, lang),
-                         threshold_tokens=threshold_tokens)
-        self.recent_size, self.summary_threshold = recent_size, summary_threshold
+                 threshold_tokens: int | None = None, lang: str | None = None
+                 ) -> None:
+        super().__init__(llm, summary_threshold, recent_size,
+                         max_summary_tokens=max_summary_tokens,
+                         threshold_tokens=threshold_tokens, lang=lang)
 
-    def _trim(self) -> None:
-        # The window overflowed by a batch: merge everything but the newest
-        # `recent_size` messages (whole turns) into the summary, the previous summary
-        # going in with them. Until then the window just grows.
-        if self._held_past(self.summary_threshold):
-            overflow = compression_cut(self._turn_sizes(), len(self._messages),
-                                       self.recent_size)
-            self._compress_oldest(overflow)
+    @property
+    def recent_size(self) -> int:
+        """The newest messages kept verbatim (whole turns, at least this many)."""
+        return self.keep_recent
+
+    @recent_size.setter
+    def recent_size(self, value: int) -> None:
+        self.keep_recent = value
+
+    @property
+    def summary_threshold(self) -> int:
+        """Messages held verbatim when the overflow is merged into the summary."""
+        return self.threshold
+
+    @summary_threshold.setter
+    def summary_threshold(self, value: int) -> None:
+        self.threshold = value

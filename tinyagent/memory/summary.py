@@ -13,39 +13,55 @@ between turns: the newest turns holding at least `keep_recent` messages stay
 verbatim. `threshold_tokens` adds a second trigger (off by default): compress as
 soon as the messages held reach that many tokens, for conversations whose messages
 are long. The summary itself never exceeds `max_summary_tokens` (budget.py), so
-the memory stays bounded however long the chat. `lang` ("en", "zh", or "auto": the
-customer's language) is the language of the summarizer's prompt and of the fence
-around the summary (notebooks/zh/04). Holding the summary, and saving
-and restoring it, is compressed.py's. Left out: structured summaries and
-compressing in the background (notebook 07).
+the memory stays bounded however long the chat. `lang` ("en", "zh", "auto": the
+customer's language, or None: the package's, `set_lang`) is the language of the
+summarizer's prompt, of the fence around the summary (notebooks/zh/04) and of the
+errors. Holding the summary is compressed.py's, saving it production's. Left out:
+structured summaries and compressing in the background (notebook 07).
 """
 
 from __future__ import annotations
 
+from ..lang import say
 from ..llm import SupportsChat
-from .base import check_size
+from .base import check_size, error_lang
 from .budget import DEFAULT_SUMMARY_TOKENS
-from .compressed import CompressedMemory, compression_cut, plain_summarizer
+from .compressed import CompressedChatMemory, compression_cut, plain_summarizer
 
-__all__ = ["SummaryChatMemory", "compression_cut"]
+__all__ = ["SummaryChatMemory", "check_sizes", "compression_cut"]
 
 
-class SummaryChatMemory(CompressedMemory):
+def check_sizes(threshold: int, keep_recent: int, names: tuple[str, str],
+                lang: str | None = None) -> None:
+    """The one set of rules for a summary memory's two sizes, in the memory's own
+    `names` for them: keep_recent >= 2 (a question and its answer), and a threshold
+    above it (else a compression could never keep fewer messages than it found)."""
+    threshold_name, keep_name = names
+    lang = error_lang(lang)
+    check_size(keep_name, keep_recent, 2, "the last question and its answer",
+               why_zh="最后一问和它的回答", lang=lang)
+    check_size(threshold_name, threshold, 3, f"more than {keep_name}",
+               why_zh=f"要大于 {keep_name}", lang=lang)
+    if keep_recent >= threshold:
+        got = f"{keep_name}={keep_recent}, {threshold_name}={threshold}"
+        raise ValueError(say(f"{keep_name} must be < {threshold_name} (got {got}): "
+                             "otherwise compression never fires",
+                             f"{keep_name} 必须小于 {threshold_name}（当前 {got}）："
+                             "否则永远不会压缩", lang))
+
+
+class SummaryChatMemory(CompressedChatMemory):
     """A summary of the old turns + the newest `keep_recent` messages verbatim."""
 
     _repr_fields = ("threshold", "keep_recent", "compression_count")
+    # What errors call the two sizes: HybridChatMemory names them its own way.
+    _size_names = ("threshold", "keep_recent")
 
     def __init__(self, llm: SupportsChat, threshold: int = 10, keep_recent: int = 4,
                  *, max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None, lang: str = "en") -> None:
-        check_size("threshold", threshold, 4, "keep_recent >= 2, plus 2 to compress")
-        check_size("keep_recent", keep_recent, 2, "the last question and its answer")
-        if keep_recent >= threshold:
-            got = f"keep_recent={keep_recent}, threshold={threshold}"
-            raise ValueError(f"keep_recent 必须小于 threshold（当前 {got}）："
-                             "否则永远不会压缩" if lang == "zh" else
-                             f"keep_recent must be < threshold (got {got}): "
-                             "otherwise compression never fires")
+                 threshold_tokens: int | None = None, lang: str | None = None
+                 ) -> None:
+        check_sizes(threshold, keep_recent, self._size_names, lang)
         super().__init__(plain_summarizer(llm, max_summary_tokens, lang),
                          threshold_tokens=threshold_tokens)
         self.threshold, self.keep_recent = threshold, keep_recent

@@ -24,8 +24,9 @@ class TokenWindowChatMemory(BaseChatMemory):
 
     _repr_fields = ("max_tokens",)
 
-    def __init__(self, max_tokens: int) -> None:
-        check_size("max_tokens", max_tokens, 1, "a budget of prompt tokens")
+    def __init__(self, max_tokens: int, *, lang: str | None = None) -> None:
+        check_size("max_tokens", max_tokens, 1, "a budget of prompt tokens",
+                   why_zh="提示词的 token 预算", lang=lang)
         super().__init__()
         self.max_tokens = max_tokens
 

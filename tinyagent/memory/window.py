@@ -15,7 +15,8 @@ result whose call is gone, which providers reject. What that means in practice:
   the next turn starts: an answer without its question would be worse than a long
   prompt.
 
-Left out: a budget in tokens (token_window.py) and remembering what fell out of the
+`lang` is the language of its errors (None: the package's, `set_lang`). Left out:
+a budget in tokens (token_window.py) and remembering what fell out of the
 window (summary.py, hybrid.py).
 """
 
@@ -29,16 +30,19 @@ class SlidingWindowChatMemory(BaseChatMemory):
 
     _repr_fields = ("max_messages",)
 
-    def __init__(self, max_messages: int) -> None:
-        check_size("max_messages", max_messages, 2, "one user + one assistant")
+    def __init__(self, max_messages: int, *, lang: str | None = None) -> None:
+        check_size("max_messages", max_messages, 2, "one user + one assistant",
+                   why_zh="一轮对话需要一条用户消息和一条助手消息", lang=lang)
         super().__init__()
         self.max_messages = max_messages
 
     @classmethod
-    def from_rounds(cls, rounds: int) -> SlidingWindowChatMemory:
+    def from_rounds(cls, rounds: int, *,
+                    lang: str | None = None) -> SlidingWindowChatMemory:
         """A window of `rounds` exchanges: from_rounds(3) keeps 6 messages."""
-        check_size("rounds", rounds, 1, "one round = one user + one assistant message")
-        return cls(max_messages=2 * rounds)
+        check_size("rounds", rounds, 1, "one round = one user + one assistant message",
+                   why_zh="一轮 = 一条用户消息 + 一条助手消息", lang=lang)
+        return cls(max_messages=2 * rounds, lang=lang)
 
     def _trim(self) -> None:
         while len(self) > self.max_messages:  # drop whole turns, oldest first

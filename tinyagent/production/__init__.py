@@ -1,31 +1,43 @@
 """What production memory adds to the strategies: notebook 07 (the Nexus Agent design).
 
 One idea a module: structured (a summary with seven capped sections), incremental
-(batches of whole turns and a record of what the summary covers), background
+(batches of whole turns), persistent (the record of what a summary covers, for
+any summary memory), background
 (compression on a thread pool), sessions (persistence, isolation, restarts, many
 writers; the stores themselves live in tinyagent.storage). The notebook's widget
 playground is course harness: tinyagent.course.playground.
 """
 
-from .background import BackgroundSummaryMemory, shared_executor
+from ..storage import SessionInfo, SqliteStore  # where the stores live now
+from .background import (
+    BackgroundSummaryChatMemory,
+    BackgroundSummaryMemory,
+    shared_executor,
+)
 from .incremental import (
     Batch,
+    IncrementalSummaryChatMemory,
     IncrementalSummaryMemory,
     SummaryState,
     plan_batch,
 )
-from .sessions import Session, SessionManager, snapshot
-from .sqlite_store import SessionInfo, SqliteStore
+from .persistent import PersistentChatMemory, Recorded, recorded
+from .restore import load_memory, snapshot
+from .sessions import Session, SessionManager
 from .structured import (
     SECTIONS,
+    SECTIONS_ZH,
     StructuredSummarizer,
     StructuredSummary,
     cap_items,
     fallback_document,
+    section_titles,
 )
 
-__all__ = ["SECTIONS", "BackgroundSummaryMemory", "Batch", "IncrementalSummaryMemory",
-           "Session", "SessionInfo", "SessionManager", "SqliteStore",
-           "StructuredSummarizer", "StructuredSummary", "SummaryState", "cap_items",
-           "fallback_document", "plan_batch", "shared_executor",
+__all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory",
+           "BackgroundSummaryMemory", "Batch", "IncrementalSummaryChatMemory",
+           "IncrementalSummaryMemory", "PersistentChatMemory", "Recorded", "Session",
+           "SessionInfo", "SessionManager", "SqliteStore", "StructuredSummarizer",
+           "StructuredSummary", "SummaryState", "cap_items", "fallback_document",
+           "load_memory", "plan_batch", "recorded", "section_titles", "shared_executor",
            "snapshot"]

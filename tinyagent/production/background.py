@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from ..llm import SupportsChat
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from .incremental import IN_FLIGHT, Batch, IncrementalSummaryMemory, SummaryState
+from .incremental import IN_FLIGHT, Batch, IncrementalSummaryChatMemory, SummaryState
 from .structured import MAX_RENDER_CHARS
 
 T = TypeVar("T")
@@ -74,13 +74,13 @@ def shared_executor() -> DaemonPool:
         return _shared
 
 
-class BackgroundSummaryMemory(IncrementalSummaryMemory):
-    """IncrementalSummaryMemory whose compressions run on a thread pool."""
+class BackgroundSummaryChatMemory(IncrementalSummaryChatMemory):
+    """IncrementalSummaryChatMemory whose compressions run on a thread pool."""
 
     def __init__(self, llm: SupportsChat, keep_recent_turns: int = 4,
                  batch_turns: int = 6, *, max_summary_chars: int = MAX_RENDER_CHARS,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 executor: Executor | None = None, lang: str = "en") -> None:
+                 executor: Executor | None = None, lang: str | None = None) -> None:
         super().__init__(llm, keep_recent_turns, batch_turns,
                          max_summary_chars=max_summary_chars,
                          max_summary_tokens=max_summary_tokens, lang=lang)
@@ -128,3 +128,6 @@ class BackgroundSummaryMemory(IncrementalSummaryMemory):
             if future is None:
                 return self.state
             future.result()
+
+
+BackgroundSummaryMemory = BackgroundSummaryChatMemory  # its earlier name, in use

@@ -1,13 +1,11 @@
-"""Incremental compression with bookkeeping: batches of whole turns, and a record.
+"""Incremental compression: batches of whole turns, and a record of what they cover.
 
-Introduced in notebook 07. The newest
-`keep_recent_turns` turns stay verbatim; older turns are compressed oldest first, at
-most `batch_turns` of them per model call, and only complete ones (a turn waiting
-for its answer stays), into the structured summary of structured.py. The summary
-keeps a record of itself, `SummaryState`: how far it covers (`covered_up_to`: it
-includes messages 1..n of the conversation), how many compressions ran, and a
-version. That record is what a store saves and a restart reloads; the store keeps a
-snapshot only if the version it was built on is still the newest (storage/base.py).
+Introduced in notebook 07. The newest `keep_recent_turns` turns stay verbatim;
+older turns are compressed oldest first, at most `batch_turns` of them per model
+call, and only complete ones (a turn waiting for its answer stays), into the
+structured summary of structured.py. The summary's record, `SummaryState` (how far
+it covers, how many compressions ran, its version), is kept by the base class,
+persistent.py: it is what a store saves and a restart reloads.
 
 A compression is three steps: `plan` takes a batch, `summarize` makes the slow model
 call and touches no state, `apply` swaps the batch for the new summary atomically,
@@ -20,15 +18,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Hashable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import islice
+from typing import Any
 
 from ..llm import SupportsChat
 from ..memory.base import check_size, split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from ..memory.compressed import CompressedMemory, check_summary_tokens
+from ..memory.compressed import SummaryState, check_summary_tokens
 from ..messages import ChatMessage, Role
-from ..storage.base import SummaryState
+from .persistent import PersistentChatMemory
 from .structured import MAX_RENDER_CHARS, StructuredSummarizer
 
 
@@ -85,6 +85,18 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
     `keep_recent_turns` complete turns stay, and so does a turn still in progress
     (the newest one, until its answer arrives). Older turns are over: a newer one
     started, so they are complete even if a crash left one without an answer.
+
+    Two answered turns and a question still waiting for its answer (5 messages):
+
+    >>> said = [ChatMessage.user("q1"), ChatMessage.assistant("a1"),
+    ...         ChatMessage.user("q2"), ChatMessage.assistant("a2"),
+    ...         ChatMessage.user("q3")]
+    >>> plan_batch(said, keep_recent_turns=1, batch_turns=6)  # turn 1 is due
+    2
+    >>> plan_batch(said, keep_recent_turns=2, batch_turns=6)  # both stay verbatim
+    0
+    >>> plan_batch(said, keep_recent_turns=0, batch_turns=1)  # one turn a batch
+    2
     """
     turns = split_turns(messages)
     if turns and not is_complete(turns[-1]):
@@ -93,7 +105,7 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
     return sum(len(turn) for turn in due)
 
 
-class IncrementalSummaryMemory(CompressedMemory):
+class IncrementalSummaryChatMemory(PersistentChatMemory):
     """The newest `keep_recent_turns` turns verbatim + a structured summary.
 
     `lang="zh"`: the summary is asked for, headed and fenced in Chinese.
@@ -105,23 +117,25 @@ class IncrementalSummaryMemory(CompressedMemory):
                  batch_turns: int = 6, *,
                  max_summary_chars: int = MAX_RENDER_CHARS,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 lang: str = "en") -> None:
+                 lang: str | None = None) -> None:
         check_size("keep_recent_turns", keep_recent_turns, 1, "the last question and "
-                   "its answer stay verbatim")
-        check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more")
-        check_summary_tokens(max_summary_tokens)
-        check_size("max_summary_chars", max_summary_chars, 200, "room for a few facts")
+                   "its answer stay verbatim", why_zh="最后一问和它的回答保留原文",
+                   lang=lang)
+        check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more",
+                   why_zh="一次压缩至少一轮", lang=lang)
+        check_summary_tokens(max_summary_tokens, lang)
+        check_size("max_summary_chars", max_summary_chars, 200, "room for a few facts",
+                   why_zh="要装得下几条事实", lang=lang)
+        # the fence follows the summarizer's language (CompressedChatMemory)
+        super().__init__(StructuredSummarizer(llm, max_summary_chars, lang=lang,
+                                              max_summary_tokens=max_summary_tokens))
         self.keep_recent_turns, self.batch_turns = keep_recent_turns, batch_turns
         self._lock = threading.RLock()  # add, messages, apply: one at a time
         self._generation = 0  # +1 on every change of the summary or a clear
-        # the fence follows the summarizer's language (CompressedMemory)
-        super().__init__(StructuredSummarizer(llm, max_summary_chars, lang=lang,
-                                              max_tokens=max_summary_tokens))
 
-    @property
-    def state(self) -> SummaryState:
-        with self._lock:
-            return super().state
+    def locked(self) -> AbstractContextManager[Any]:
+        """The memory's lock: a compression is applied from a pool thread."""
+        return self._lock
 
     # -- the contract, under the lock: a reader never sees half an apply
     def add(self, message: ChatMessage) -> None:
@@ -147,10 +161,6 @@ class IncrementalSummaryMemory(CompressedMemory):
                 self.apply(batch, self.summarize(batch))
         finally:
             IN_FLIGHT.release(self.flight_key)
-
-    def compress_if_due(self) -> None:
-        with self._lock:
-            self._trim()
 
     def plan(self) -> Batch | None:
         """The oldest due turns and the summary they will be merged into."""
@@ -181,12 +191,11 @@ class IncrementalSummaryMemory(CompressedMemory):
             count += self.apply(batch, self.summarize(batch))
         return count
 
-    def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
-        with self._lock:
-            super().restore(state, messages)
-
     def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
         """Compress the whole log again in batches of whole turns, oldest first; the
         version continues from `previous`, the count starts over."""
         self.restore(SummaryState(version=previous.version), log)
         self.compress_all()
+
+
+IncrementalSummaryMemory = IncrementalSummaryChatMemory  # its earlier name, in use

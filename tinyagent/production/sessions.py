@@ -5,15 +5,15 @@ of them) and a store (tinyagent.storage: SQLite or PostgreSQL). Each message goe
 the store first, in a transaction of its own, and only then to the strategy:
 whatever happens inside the strategy (a summarizer that fails, a process killed
 mid-compression), the message is already safe. When the summary changes, a
-snapshot of it is saved as well.
+snapshot of it (its record, persistent.py) is saved as well.
 
 Many handles may write to one session: two requests in one process, several
 processes, several servers. Appends never conflict. A handle that finds messages
 from another writer before its own, or a newer summary than its own, reloads its
 memory from the store (the newest snapshot and the messages after it) instead of
-adding blindly. A summary is saved
-only if the snapshot it was built on is still the newest; if another writer saved
-first, the handle drops its summary, reloads, and plans again. So every message is
+adding blindly. A summary is saved only if the snapshot it was built on is still
+the newest; if another writer saved first, the handle drops its summary, reloads,
+and plans again. So every message is
 in the transcript and, after any interleaving, either in the newest summary or
 still verbatim, and no version is saved twice.
 
@@ -33,9 +33,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..memory.base import ChatMemory
+from ..memory.compressed import SummaryState
 from ..messages import ChatMessage, Role
-from ..storage import SessionInfo, Store, StoreError, SummaryState, check_name
-from .restore import restore, snapshot, summarized
+from ..storage import SessionInfo, Store, StoreError, check_name
+from .persistent import Persistent, recorded
+from .restore import load_memory
 
 REBUILD_ATTEMPTS = 3  # then another writer is too busy: the rebuild gives up
 
@@ -53,17 +55,21 @@ class Session:
     """A stored conversation: use it as the agent's memory."""
 
     def __init__(self, name: str, memory: ChatMemory, store: Store,
-                 seen: int | None = None) -> None:
+                 seen: int | None = None, *, record: Persistent | None = None
+                 ) -> None:
         self.name, self.memory, self.store = name, memory, store
         self._lock = threading.RLock()  # summary saves come from pool threads too
         self._seen = store.count(name) if seen is None else seen  # in the memory
-        state = snapshot(memory)
-        self._saved_version = state.version if state else 0
         self.conflicts = 0  # summaries dropped because another writer saved first
-        self._summary = summarized(memory)
-        if self._summary is not None:
-            self._summary.on_apply = self._save_summary  # from pool threads too
-            self._summary.flight_key = (store.key, name)  # one compressor a session
+        # The summary's record (persistent.py), None for a memory without a summary;
+        # `record`: one the caller built already (a rebuild, which knows its counts).
+        self._record = record if record is not None else recorded(memory)
+        # Messages go in through the record, so that it counts them.
+        self._target: ChatMemory = memory if self._record is None else self._record
+        self._saved_version = 0 if self._record is None else self._record.state.version
+        if self._record is not None:
+            self._record.on_apply = self._save_summary  # from pool threads too
+            self._record.flight_key = (store.key, name)  # one compressor a session
 
     # -- the ChatMemory contract
     def add(self, message: ChatMessage) -> None:
@@ -74,9 +80,9 @@ class Session:
         question never stays without its answer when the disk is full)."""
         bad = [m for m in messages if not isinstance(m, ChatMessage)]
         if bad or not messages:
-            raise TypeError(f"a session stores ChatMessages, got "
-                            f"{(bad or [messages])[0]!r:.60}: use ChatMessage.user("
-                            "text) or ChatMessage.assistant(text)")
+            got = repr(bad[0] if bad else messages)
+            raise TypeError(f"a session stores ChatMessages, got {got:.60}: use "
+                            "ChatMessage.user(text) or ChatMessage.assistant(text)")
         self._check_calls(messages)
         try:
             number = self.store.append(self.name, messages)  # write-ahead
@@ -85,23 +91,26 @@ class Session:
         first = number - len(messages) + 1
         # Someone else's summary is newer than ours: reload now rather than waste a
         # model call on a summary the store would refuse.
-        newer = self._summary is not None and (
-            self.store.summary(self.name) or SummaryState()
-        ).version != self._saved_version
+        newer = False
+        if self._record is not None:
+            stored = self.store.summary(self.name) or SummaryState()
+            newer = stored.version != self._saved_version
         with self._lock:
-            behind, self._seen = newer or first != self._seen + 1, number
+            # Behind: another writer appended between our last message and these.
+            behind = newer or first != self._seen + 1
+            self._seen = number
         conflicts = self.conflicts
         if behind:  # another writer wrote first: take it all, our messages too
             self._reload()
         else:
             for message in messages:  # may compress: the messages are safe already
-                self.memory.add(message)
-        if self.conflicts != conflicts and self._summary is not None:
-            self._summary.compress_if_due()  # our summary lost: plan again from theirs
+                self._target.add(message)
+        if self.conflicts != conflicts and self._record is not None:
+            self._record.compress_if_due()  # our summary lost: plan again from theirs
 
     def _check_calls(self, messages: list[ChatMessage]) -> None:
-        """A tool result must answer a call the session holds: stored without it,
-        every later request would be rejected (HTTP 400), for good."""
+        """A tool result must answer a call the session holds (else every later
+        request would be rejected with HTTP 400, for good)."""
         answers = [m.tool_call_id for m in messages if m.role is Role.TOOL]
         if answers:
             called = {c.id for m in [*self.memory.messages(), *messages]
@@ -119,20 +128,25 @@ class Session:
         # The memory first, outside our lock: a background apply holds the memory's
         # lock while it saves through ours, so taking them the other way round
         # could deadlock. After this, a compression still in flight is stale.
-        self.memory.clear()
+        self._target.clear()
         with self._lock:
             self.store.clear_session(self.name)
             self._seen = self._saved_version = 0
 
+    def _load(self) -> None:
+        """Make the memory what the store holds now, without a model call."""
+        record = self._record
+        memory_lock = contextlib.nullcontext() if record is None else record.locked()
+        # The memory's lock before ours, in the order a background apply takes them.
+        with memory_lock, self._lock:
+            self._seen = load_memory(self._target, self.store, self.name)
+            self._saved_version = 0 if record is None else record.state.version
+
     def _reload(self) -> None:
         """Make the memory what the store holds now; then compress if due."""
-        # The memory's lock before ours, in the order a background apply takes them.
-        with getattr(self.memory, "_lock", contextlib.nullcontext()), self._lock:
-            self._seen = restore(self.memory, self.store, self.name)
-            state = snapshot(self.memory)
-            self._saved_version = state.version if state else 0
-        if self._summary is not None:
-            self._summary.compress_if_due()
+        self._load()
+        if self._record is not None:
+            self._record.compress_if_due()
 
     def _save_summary(self, state: SummaryState) -> None:
         with self._lock:
@@ -177,9 +191,9 @@ class SessionManager:
 
     def load(self, name: str) -> Session:
         """The stored session with its memory rebuilt, without a model call."""
-        memory = self.memory_factory()
-        seen = restore(memory, self.store, check_name(name))
-        return Session(name, memory, self.store, seen)
+        session = Session(check_name(name), self.memory_factory(), self.store, seen=0)
+        session._load()
+        return session
 
     def open(self, name: str) -> Session:
         """Load the session if it exists, else create it."""
@@ -219,18 +233,17 @@ class SessionManager:
         for _attempt in range(REBUILD_ATTEMPTS):
             memory, log = self.memory_factory(), self.store.messages(name)
             old = self.store.summary(name) or SummaryState()
-            if (summary := summarized(memory)) is not None:
-                summary.rebuild(log, old)
-            else:
-                for message in log:
-                    memory.add(message)
-            state = snapshot(memory)
-            if state is None or state.version == old.version:
-                break  # nothing to compress, or a plain list: nothing to save
+            record = recorded(memory)
+            if record is None:  # a plain list: nothing to compress, nothing to save
+                return self.load(name)
+            record.rebuild(log, old)
+            state = record.state
+            if state.version == old.version:
+                break  # nothing compressed: nothing to save
             if self.store.save_summary(name, state, old.version):
                 break
         else:  # a chat saved a newer snapshot each time: do not chase it for ever
             raise StoreError(f"session {name!r} kept changing during the rebuild "
                              f"({REBUILD_ATTEMPTS} attempts): rebuild it when its "
                              "chat is idle")
-        return Session(name, memory, self.store, seen=len(log))
+        return Session(name, memory, self.store, seen=len(log), record=record)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from ..memory.compressed import SummaryState  # the record a snapshot holds
 from ..messages import ChatMessage
 
 
@@ -33,16 +34,6 @@ class StoreError(RuntimeError):
 
     The message is one line that names the database and what to do about it.
     """
-
-
-@dataclass(frozen=True)
-class SummaryState:
-    """A summary and its record: what a snapshot in the store holds."""
-
-    text: str | None = None
-    covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
-    compression_count: int = 0
-    version: int = 0  # +1 each time the summary changes
 
 
 @dataclass(frozen=True)
