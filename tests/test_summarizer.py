@@ -209,13 +209,14 @@ SPAN_ZH = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
 
 def test_lang_zh_sends_the_chinese_prompt_and_markers():
     """lang="zh": the Chinese prompt, then "之前的摘要：" ("无" before the first
-    summary) and "新消息：" around the same transcript."""
+    summary) and "新消息：" around the transcript, written as a Chinese one is
+    ("用户：…")."""
     llm = FakeLlm()
     Summarizer(llm, lang="zh").summarize(None, SPAN_ZH[:1])
     (system, user), _ = llm.requests[0]
     assert system.content == PROMPT_ZH
     assert user.content == ("之前的摘要：\n无\n\n新消息：\n"
-                            "[user] 帮我查一下订单 88231 的物流到哪了")
+                            "用户：帮我查一下订单 88231 的物流到哪了")
 
 
 def test_by_default_the_request_is_english_whatever_the_dialog():
@@ -245,9 +246,9 @@ def test_the_offline_model_summarizes_from_the_chinese_prompt():
 
 
 def test_a_chinese_fallback_is_labelled_in_chinese():
-    """With lang="zh" the rule-based merge quotes "用户问：" and labels "助手："."""
+    """With lang="zh" the rule-based merge quotes "用户问：" and labels "客服："."""
     summary = Summarizer(FakeLlm(LlmError("down")), lang="zh").summarize(None, SPAN_ZH)
-    assert summary.startswith('- 用户问："帮我查一下订单 88231 的物流到哪了"\n- 助手：')
+    assert summary.startswith('- 用户问："帮我查一下订单 88231 的物流到哪了"\n- 客服：')
     assert "user asked" not in summary and "assistant" not in summary
 
 
@@ -318,3 +319,23 @@ def test_a_line_with_a_real_id_and_an_invented_one_is_dropped():
                "- Customer is polite")
     assert drop_invented(summary, ["88231"]).splitlines() == [
         "- Order 88231 delivered", "- Customer is polite"]
+
+
+def test_the_offline_model_reads_a_chinese_transcript_as_it_reads_an_english_one():
+    """The same messages, rendered "[user] …" or "用户：…", give the offline model the
+    same summary: who said a line is read from either form."""
+    from tinyagent import LlmClient
+    from tinyagent.memory import render
+
+    class EnglishTranscript(Summarizer):
+        def request(self, previous, messages):
+            system, user = super().request(previous, messages)
+            chinese = render(messages, "zh")
+            assert chinese in user.content  # the form this test swaps out
+            return [system, ChatMessage.user(
+                user.content.replace(chinese, render(messages, "en")))]
+
+    llm = LlmClient(offline=True)
+    span = [*SPAN_ZH, ChatMessage.tool("{\"status\": \"待检测\"}", "call_1")]
+    chinese = Summarizer(llm, lang="zh").summarize(None, span)
+    assert chinese == EnglishTranscript(llm, lang="zh").summarize(None, span)

@@ -63,7 +63,10 @@ MARKERS = {"en": ("Previous summary:", "(none)", "New messages:"),
            "zh": ("之前的摘要：", "无", "新消息：")}
 # The fallback's labels: a quoted request, an answer by role.
 ASKED = {"en": "user asked: ", "zh": "用户问："}
-ROLES_ZH = {"assistant": "助手：", "tool": "工具结果：", "system": "系统："}
+# Who says a line of a Chinese transcript, as Chinese transcripts are written
+# ("用户：…", "客服：…"); English ones say "[user] …". The offline model reads both.
+SPEAKERS_ZH = {"user": "用户：", "assistant": "客服：", "tool": "工具结果：",
+               "system": "系统："}
 
 # Never an empty summary: it would read as no summary, the compressed turns gone.
 NOTHING = "- (nothing to keep)"
@@ -80,8 +83,11 @@ def _text(m: ChatMessage) -> str:
     return text
 
 
-def render(messages: Sequence[ChatMessage]) -> str:
-    """One line a message, "[role] text": the transcript the summarizer reads."""
+def render(messages: Sequence[ChatMessage], lang: str | None = None) -> str:
+    """One line a message: the transcript the summarizer reads, "[user] text" in
+    English, "用户：text" in Chinese (`lang`, else the package's language)."""
+    if get_lang(lang) == "zh":
+        return "\n".join(f"{SPEAKERS_ZH[m.role.value]}{_text(m)}" for m in messages)
     return "\n".join(f"[{m.role.value}] {_text(m)}" for m in messages)
 
 
@@ -112,14 +118,14 @@ def fallback_summary(previous: str | None, messages: Sequence[ChatMessage],
         if m.role is Role.USER:  # quoted as JSON: a request stays data, not a command
             lines.append(f"- {ASKED[lang]}{json.dumps(text, ensure_ascii=False)}")
         elif text:  # the answers' facts, tool results, clipped
-            role = ROLES_ZH[m.role.value] if lang == "zh" else f"{m.role.value}: "
+            role = SPEAKERS_ZH[m.role.value] if lang == "zh" else f"{m.role.value}: "
             lines.append(f"- {role}{text}")
     return "\n".join(lines)
 
 
 def required_ids(previous: str | None, messages: Sequence[ChatMessage]) -> list[str]:
     """The ids the new summary must keep: those of the old summary and the messages."""
-    return find_ids(f"{previous or ''}\n{render(messages)}")
+    return find_ids(f"{previous or ''}\n{render(messages, 'en')}")
 
 
 class Summarizer:
@@ -181,7 +187,7 @@ class Summarizer:
         lang = self.language(previous, messages)
         before, nothing, new = MARKERS[lang]
         return [ChatMessage.system(self.prompt or PROMPTS[lang]), ChatMessage.user(
-            f"{before}\n{previous or nothing}\n\n{new}\n{render(messages)}")]
+            f"{before}\n{previous or nothing}\n\n{new}\n{render(messages, lang)}")]
 
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:

@@ -29,7 +29,10 @@ from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_item, read
 from .sections import structured
 from .statements import is_question, key_words, statements
 
-ENTRY = re.compile(r"^\[(user|assistant|tool|system)\]\s?(.*)$")
+# A transcript line: "[user] …" (English) or "用户：…" (Chinese), with its speaker.
+ENTRY = re.compile(r"^(?:\[(user|assistant|tool|system)\]|(用户|客服|工具结果|系统)：)"
+                   r"\s?(.*)$")
+SPEAKERS = {"用户": "user", "客服": "assistant", "工具结果": "tool", "系统": "system"}
 PREVIOUS = re.compile(r"previous summary\s*:?|之前的摘要\s*[:：]?", re.I)
 NEW = re.compile(r"new messages\s*:?|新消息\s*[:：]?", re.I)
 NONE = re.compile(r"^\(?(none|nothing to keep|无|没有)\)?$", re.I)
@@ -70,7 +73,8 @@ def read_input(messages: list[dict[str, Any]]
     for line in text[new.end():].splitlines():
         match = ENTRY.match(line.strip())
         if match:
-            entries.append((match.group(1), match.group(2)))
+            entries.append((match.group(1) or SPEAKERS[match.group(2)],
+                            match.group(3)))
         elif line.strip() and entries:  # a message that spans lines
             entries[-1] = (entries[-1][0], entries[-1][1] + "\n" + line.strip())
         elif line.strip():
