@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from ..tools import store
 from .language import check_lang
+from .planted_zh import FILLERS_ZH, REASONS_ZH, ChineseFillers, thing
 
 # Orders that have shipped, so each has a tracking number to plant.
 ORDERS = ("88231", "90417", "55107", "61554")
@@ -61,8 +62,7 @@ STATED = {
     "reason": (["It stopped charging and shows error {code}.",
                 "It keeps showing error {code} and won't turn on.",
                 "The screen shows error {code} every time I start it."],
-               ["它充不进电了，还显示错误 {code}。", "一直显示错误 {code}，开不了机。",
-                "每次开机都报错 {code}。"]),
+               REASONS_ZH),  # "扫地机充不进电了…": the thing that broke, named
     "delivery": (["Please only deliver after {hour} pm, I'm at work during the day.",
                   "I'm not home before {hour} pm, so deliver in the evening, please.",
                   "Deliveries after {hour} pm only, please."],
@@ -128,11 +128,7 @@ PHRASEBOOKS = {
                       "不好意思，物流单号是多少来着？"],
          "order": ["我的订单号是多少来着？", "再说一下我的订单编号。",
                    "不好意思，刚才是哪个订单号来着？"]},
-        ["{a} 多少钱？", "{a} 的价格是多少？", "{a} 售价多少？",
-         "{a} 和 {b} 有什么区别？", "对比一下 {a} 和 {b}", "我想买 {a}。",
-         "有没有新款扫地机推荐？", "推荐一款新品吧", "最近有什么优惠吗？",
-         "现在有活动吗？", "扫地机保修多久？", "退货运费谁出？",
-         "七天无理由退货怎么算？", "退款多久到账？", "今天几号？"]),
+        [ways[0] for ways in FILLERS_ZH]),  # planted_zh.py: the other ways
 }
 
 
@@ -167,9 +163,12 @@ def planted_dialog(turns: int = 50, seed: int = 0, lang: str = "en") -> Dialog:
              "refund": FIRST_REFUND}
     script = [rng.choice(book.lookups).format(order=order),
               rng.choice(book.refunds).format(order=order)]
+    chinese = ChineseFillers()  # each Chinese question said a new way when it recurs
     for _ in range(turns - 2):
         a, b = rng.sample(PRODUCTS, 2)
-        script.append(rng.choice(book.fillers).format(a=a, b=b))
+        index = rng.choice(range(len(book.fillers)))  # as rng.choice(book.fillers)
+        script.append(chinese.say(index, a, b, PRODUCTS) if lang == "zh"
+                      else book.fillers[index].format(a=a, b=b))
     slots = sorted(rng.sample(range(max(2, turns - PROBE_SPAN), turns), 3))
     probes = []
     for slot, fact in zip(slots, rng.sample(list(book.probes), 3), strict=True):
@@ -177,18 +176,22 @@ def planted_dialog(turns: int = 50, seed: int = 0, lang: str = "en") -> Dialog:
         probes.append(Probe(slot + 1, fact, facts[fact]))
     if turns < FACT_TURNS:
         return Dialog(tuple(script), tuple(probes), facts, seed, lang)
-    stated, fact_probes = plant_statements(script, rng, slots, lang)
+    stated, fact_probes = plant_statements(script, rng, slots, lang,
+                                           thing(store.ORDERS[order]["product"]))
     return Dialog(tuple(script), tuple(probes), facts, seed, lang,
                   tuple(fact_probes), stated)
 
 
 def plant_statements(script: list[str], rng: random.Random, taken: list[int],
-                     lang: str) -> tuple[dict[str, str], list[Probe]]:
+                     lang: str, broken: str = "它"
+                     ) -> tuple[dict[str, str], list[Probe]]:
     """Plant the customer's own words into `script` (in place): the reason after the
-    refund request, three rules in turns 3-8, four probes late (not on `taken`)."""
+    refund request (in Chinese naming the `broken` thing, "扫地机"), three rules in
+    turns 3-8, four probes late (not on `taken`)."""
     zh = lang == "zh"
     picked = {k: rng.choice(v) for k, v in VALUES.items()}
     values = {k: v[zh] if isinstance(v, tuple) else v for k, v in picked.items()}
+    values["thing"] = broken
     stated: dict[str, str] = {}
     for fact, expected in EXPECTED.items():
         form = expected[zh] if isinstance(expected, tuple) else expected
