@@ -112,7 +112,7 @@ def _always_well_formed(memory_class: Any) -> bool:
         complete = [m for turn in split_turns(held)[:-1] for m in turn]
         if not well_formed(complete) or held[0].role is not Role.USER:
             raise Wrong(say(f"with max_rounds=2, after add #{n}, the memory held "
-                            f"{roles(held)}", f"max_rounds=2，第 {n} 次 add 之后，"
+                            f"{roles(held)}", f"max_rounds=2，第 {n} 次 `add()` 之后，"
                             f"记忆里是 {roles(held)}"))
     return True
 
@@ -173,7 +173,7 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _keeps(memory_class, 2, "tptp", 9)
            and _keeps(memory_class, 4, "pttpptpt", 10), whole)
     yield (say("never a tool result without its call (checked after every add)",
-               "工具结果永远不能缺了它的调用（每次 add 之后都检查）"),
+               "工具结果永远不能缺了它的调用（每次 `add()` 之后都检查）"),
            lambda: _always_well_formed(memory_class),
            say("a cut by message count can fall between a tool call and its result",
                "按消息条数切，可能正好切在工具调用和它的结果之间"))
