@@ -247,3 +247,13 @@ def test_the_chinese_refund_reason_names_what_broke(seed):
     refund = dialog.turns[1]
     assert any(word in refund for word in THING.values()), refund
     assert dialog.stated["reason"] in refund
+
+
+def test_a_probe_is_labelled_in_the_pages_language():
+    """A probe's label names its fact in Chinese on a Chinese page ("退款编号
+    RF…"), in English otherwise, with the planted value in both."""
+    dialog = planted_dialog(50, 0, lang="zh")
+    refund = next(p for p in dialog.probes if p.fact == "refund")
+    assert refund.label("zh") == f"退款编号 {refund.expected}"
+    assert refund.label("en") == f"refund {refund.expected}"
+    assert all(is_chinese(p.label("zh")) for p in dialog.probes + dialog.fact_probes)

@@ -25,8 +25,8 @@ import random
 from dataclasses import dataclass, field
 
 from ..tools import store
-from .language import check_lang
-from .planted_zh import FILLERS_ZH, REASONS_ZH, ChineseFillers, thing
+from .language import check_lang, get_lang
+from .planted_zh import FACTS_ZH, FILLERS_ZH, REASONS_ZH, ChineseFillers, thing
 
 # Orders that have shipped, so each has a tracking number to plant.
 ORDERS = ("88231", "90417", "55107", "61554")
@@ -137,6 +137,13 @@ class Probe:
     turn: int  # 1-based
     fact: str  # "refund" | "tracking" | "order"
     expected: str  # the planted value the answer must contain
+
+    def label(self, lang: str | None = None) -> str:
+        """What the probe asks back, for a page: "refund RF20260701001", or in
+        Chinese (`lang`, default: the notebook's) "退款编号 RF20260701001"."""
+        fact = FACTS_ZH.get(self.fact, self.fact) if get_lang(lang) == "zh" \
+            else self.fact
+        return f"{fact} {self.expected}"
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,12 @@ REASONS_ZH = ["{thing}充不进电了，还一直报错 {code}。",
               "{thing}每次开机都报错 {code}，根本用不了。"]
 
 
+# What a probe asks back, as a Chinese page names it ("探针：退款编号 RF…").
+FACTS_ZH = {"refund": "退款编号", "tracking": "运单号", "order": "订单号",
+            "reason": "退款原因", "delivery": "送货时间", "contact": "联系方式",
+            "budget": "预算"}
+
+
 class ChineseFillers:
     """Turns filler draws (an index of FILLERS and two products) into Chinese, each
     intent said a new way each time it comes back."""
@@ -72,5 +78,5 @@ def thing(product: str) -> str:
     return next((word for kind, word in THING.items() if product.endswith(kind)), "它")
 
 
-__all__ = ["COMPARE", "FILLERS_ZH", "PAIRS", "REASONS_ZH", "THING", "ChineseFillers",
-           "thing"]
+__all__ = ["COMPARE", "FACTS_ZH", "FILLERS_ZH", "PAIRS", "REASONS_ZH", "THING",
+           "ChineseFillers", "thing"]
