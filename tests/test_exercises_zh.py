@@ -145,13 +145,8 @@ def test_the_chinese_editions_official_code_passes(name):
     assert stray_english(_words(out.replace(name, " ")), ROLES) == [], out
 
 
-# Exercises whose every failure already shows 得到/应为; the others still show
-# their evidence in their own words, one sentence at a time they join this list.
-EVIDENCED = {"00.same_signature", "01.build_messages", "05.merge_step",
-             "06.cheapest_recall", "07.apply_if_current", "07.fence"}
 WRONGS = [pytest.param(name, slip, wrong, id=f"{name}:{slip}")
-          for name, entries in sorted(CATALOGUE.items()) if name in EVIDENCED
-          for slip, wrong, _ in entries]
+          for name, entries in sorted(CATALOGUE.items()) for slip, wrong, _ in entries]
 
 
 @pytest.mark.parametrize("name, slip, wrong", WRONGS)

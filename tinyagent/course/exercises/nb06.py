@@ -87,20 +87,23 @@ def _measure(make_hybrid: Any, llm: LlmClient, seed: int) -> Measured:
         raise Wrong(say(f"on the 50-turn dialog (seed {seed}): the memory compressed "
                         f"{memory.compression_count} times, and the model it was "
                         "given was called 0 times",
-                        f"在 50 轮对话上 （种子 {seed}）：记忆压缩了 "
-                        f"{memory.compression_count} 次，交给它的模型却一次也没被调用"),
+                        f"在 50 轮对话上（种子 {seed}）：记忆压缩了 "
+                        f"{memory.compression_count} 次，交给它的模型调用次数：得到 0；"
+                        "应为至少 1"),
                     say("the memory must summarize with the llm passed to your "
                         "function: that is the one whose cost is counted",
-                        "记忆必须用传给你的函数的那个 llm 来写摘要：算成本算的就是它"))
+                        "记忆必须用传给你的函数的那个 `llm` 来写摘要："
+                        "算成本算的就是它"))
     summary = "\n".join(line for line in (memory.summary or "").splitlines()
                         if not line.startswith((IDS_LINE, IDS_LINE_ZH)))
     if memory.compression_count and len(summary.split()) < 5:
         raise Wrong(say(f"on the 50-turn dialog (seed {seed}): after "
                         f"{memory.compression_count} compressions the summary is "
                         f"{(memory.summary or '')[:80]!r}",
-                        f"在 50 轮对话上 （种子 {seed}）：压缩 "
-                        f"{memory.compression_count} 次之后，摘要是 "
-                        f"{(memory.summary or '')[:80]!r}"),
+                        f"在 50 轮对话上（种子 {seed}）：压缩 "
+                        f"{memory.compression_count} 次之后，摘要得到 "
+                        f"{(memory.summary or '')[:80]!r}；应为说出发生了什么的几行，"
+                        "不只是编号"),
                     say("a summary that says nothing but the ids saves tokens by "
                         "forgetting what happened", "只剩编号的摘要省下 token，靠的是"
                         "忘掉发生过的事"))
@@ -121,7 +124,8 @@ def _fresh_each_time(make_hybrid: Any, llm: LlmClient) -> bool:
         raise Wrong(say(f"a second call of your function, after the first memory "
                         f"held 4 messages: {same} holding {held} messages",
                         f"第一个记忆装了 4 条消息后，第二次调用你的函数："
-                        f"{'同一个记忆，' if second is first else ''}里面有 {held} 条"),
+                        f"得到{'同一个记忆，' if second is first else '一个'}"
+                        f"装着 {held} 条消息的记忆；应为一个新的空记忆"),
                     say("each conversation gets its own memory: one shared between "
                         "sessions mixes their customers", "每段对话都有自己的记忆："
                         "几个会话共用一个，顾客的事就混在一起了"))
@@ -131,7 +135,7 @@ def _fresh_each_time(make_hybrid: Any, llm: LlmClient) -> bool:
 def _is_hybrid(memory: Any) -> bool:
     if not isinstance(memory, HybridChatMemory):  # don't play 50 turns for it
         raise Wrong(say(f"got {type(memory).__name__}, not HybridChatMemory",
-                        f"得到的是 {type(memory).__name__}，不是 HybridChatMemory"))
+                        f"得到 `{type(memory).__name__}`；应为 `HybridChatMemory`"))
     return True
 
 
@@ -142,8 +146,9 @@ def _recalls(make_hybrid: Any, llm: LlmClient, seed: int) -> bool:
         order, tracking = facts["order"], facts["tracking"]
         raise Wrong(say(f"on the 50-turn dialog with seed {seed} (order {order}, "
                         f"tracking {tracking}): recalled {sum(got.recalled)}/3",
-                        f"在 种子 {seed} 的 50 轮对话上（订单 {order}，运单号 "
-                        f"{tracking}）：只记住了 {sum(got.recalled)}/3 条"))
+                        f"在种子 {seed} 的 50 轮对话上（订单 {order}，运单号 "
+                        f"{tracking}）：记住的事实得到 {sum(got.recalled)}/3；"
+                        "应为 3/3"))
     return True
 
 
@@ -159,7 +164,7 @@ def _tune_hybrid_cases(make_hybrid: Any) -> Iterator[Case]:
     def scored() -> Measured:
         if not passed["memory"]:
             raise Wrong(say("not played: the memory must pass the checks above first",
-                            "没有运行：记忆要先通过上面的检查"))
+                            "没有运行：记忆的检查得到未通过；应为先通过上面的检查"))
         if not played:
             try:
                 played.append(_measure(make_hybrid, llm, 0))
@@ -183,23 +188,24 @@ def _tune_hybrid_cases(make_hybrid: Any) -> Iterator[Case]:
     def other_dialog() -> bool:
         if not passed["memory"] or not passed["targets"]:
             raise Wrong(say("not played: the targets on seed 0 come first",
-                            "没有运行：先达到 种子 0 上的各项目标"))
+                            "没有运行：种子 0 上的目标得到未达到；应为先全部达到"))
         return _recalls(make_hybrid, llm, OTHER_SEED)
 
     def at_most(value: int, target: int, what: str) -> bool:
         if value > target:
             raise Wrong(say(f"on the 50-turn dialog (seed 0): {what} {value:,}; "
                             f"expected at most {target:,}",
-                            f"在 50 轮对话上 （种子 0）：{what} {value:,}；"
-                            f"应不超过 {target:,}"))
+                            f"在 50 轮对话上（种子 0）：{what}得到 {value:,}；"
+                            f"应为不超过 {target:,}"))
         return True
 
     def at_least_all(recalled: tuple[bool, ...]) -> bool:
         if not all(recalled):
             raise Wrong(say(f"on the 50-turn dialog (seed 0): recalled "
                             f"{sum(recalled)}/{len(recalled)} planted facts",
-                            f"在 50 轮对话上 （种子 0）：埋下的事实只记住了 "
-                            f"{sum(recalled)}/{len(recalled)} 条"))
+                            f"在 50 轮对话上（种子 0）：记住的埋入事实得到 "
+                            f"{sum(recalled)}/{len(recalled)}；应为 "
+                            f"{len(recalled)}/{len(recalled)}"))
         return True
 
     yield (say("it returns a HybridChatMemory", "返回一个 HybridChatMemory"),
