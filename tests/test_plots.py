@@ -121,3 +121,15 @@ def test_with_no_font_at_all_one_chinese_warning_and_english_labels(
     assert "in-memory" in [t.get_text() for t in ax.get_legend().get_texts()]
     _draw_without_missing_glyphs(ax.figure)
     matplotlib.pyplot.close("all")
+
+
+def test_the_plots_module_imports_neither_evaluation_nor_comparison():
+    """plots.py draws what evaluation.py and comparison.py measure, and imports
+    neither: evaluation imports plots, never the other way round."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(plots.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"evaluation", "comparison"}, imported
