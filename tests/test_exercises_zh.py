@@ -2,7 +2,9 @@
 
 Each checker's Chinese report (no English sentence, the failing case named first)
 is tested next to its English one, in test_exercises_nb00.py … nb07.py; here are the
-rules of the language itself: which one a report speaks, and how a crash reads.
+rules of the language itself: which one a report speaks, and how a crash reads; and,
+for every exercise, that the Chinese edition's own code (zh_solutions.py) passes and
+that every wrong solution is shown 得到 (what it gave) and 应为 (what was expected).
 """
 
 import contextlib
