@@ -2,8 +2,8 @@
 
 Where the Chinese edition's code differs from notebooks/solutions (English), here is
 the Chinese form: notebook 05's merge step sends the Chinese prompt and labels
-(`PROMPT_ZH`, "之前的摘要：", "新消息：", "无"), notebook 07's fence uses the Chinese
-markers. Every other exercise's official code is the same in both editions.
+(`PROMPT_ZH`, "之前的摘要：", "新消息：", "无"), notebook 07's fence and restore use
+the Chinese markers. Every other exercise's official code is the same in both editions.
 """
 
 from test_exercise_catalogue import OFFICIAL, official
@@ -41,7 +41,14 @@ def fence(summary):
     return summary_message(summary, "zh")
 
 
-CHINESE = {"05.merge_step": merge_summary, "07.fence": fence}
+def restore(snapshot, transcript):
+    """重启之后记忆里装着的东西。"""
+    if snapshot is None:
+        return list(transcript)
+    return [summary_message(snapshot.text, "zh"), *transcript[snapshot.covered_up_to:]]
+
+
+CHINESE = {"05.merge_step": merge_summary, "07.fence": fence, "07.restore": restore}
 
 
 def chinese_official(name: str):
