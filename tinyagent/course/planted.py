@@ -15,8 +15,10 @@ FACT_SPAN turns ask for them back ("why did I want the refund?"). The offline mo
 answers both kinds only from what the messages hold. The dialog comes in English or
 Chinese (`lang="zh"`): the two phrasebooks are parallel, line for line, so one seed
 picks the same order, the same intents and the same probe turns in both, and the two
-editions of notebook 06 measure the same conversation. Left out: preferences the
-offline model would have to act on ("please answer briefly").
+editions of notebook 06 measure the same conversation; the Chinese customer says a
+question that comes back in other words, and compares two vacuums (planted_zh.py).
+Left out: preferences the offline model would have to act on ("please answer
+briefly").
 """
 
 from __future__ import annotations
