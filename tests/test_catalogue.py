@@ -97,3 +97,21 @@ def test_talk_and_print_memory_speak_the_notebooks_language(capsys):
     out = capsys.readouterr().out
     assert out.startswith("第 1 轮  用户：") and "客服：" in out
     assert "  1  用户" in out and "（没有记忆）" in out
+
+
+def test_the_structured_strategy_writes_in_the_notebooks_language():
+    """In a Chinese notebook the catalogue's structured memory asks for, heads and
+    fences its summary in Chinese; lang= overrides the notebook's setting."""
+    from tinyagent import LlmClient
+    from tinyagent.course.language import set_lang
+
+    llm = LlmClient(offline=True)
+    set_lang("zh")
+    try:
+        chinese = STRATEGIES["structured"].make(llm)
+        english = STRATEGIES["structured"].make(llm, lang="en")
+    finally:
+        set_lang("en")
+    assert chinese.summarizer.lang == "zh" and chinese.fence_lang == "zh"
+    assert english.summarizer.lang == "en"
+    assert STRATEGIES["structured"].make(llm).summarizer.lang == "en"

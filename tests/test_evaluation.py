@@ -206,3 +206,54 @@ def test_the_command_documents_its_arguments(capsys):
     with pytest.raises(SystemExit):
         main(["3"])
     assert "turns must be >= 6" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_chinese_customer_asks_again_in_other_words(seed):
+    """In the Chinese dialog, a question that comes back is said another way than
+    the last time, and every phrasing is read as its English twin's intent."""
+    from tinyagent.course.planted_zh import FILLERS_ZH
+
+    for ways in FILLERS_ZH:
+        assert len(set(ways)) == len(ways) >= 3
+        assert len({detect_intent(w.format(a="S20 Pro", b="S10 Pro"))
+                    for w in ways}) == 1, ways
+    turns = planted_dialog(50, seed, lang="zh").turns
+    fillers = [t for t in turns if any(t == w.format(a=a, b=b) for ways in FILLERS_ZH
+                                       for w in ways for a in PRODUCTS
+                                       for b in PRODUCTS)]
+    for i, text in enumerate(fillers):
+        later = fillers[i + 1:]
+        same = [t for t in later if detect_intent(t) == detect_intent(text)]
+        assert text not in same[:1], (text, fillers)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_chinese_comparison_weighs_two_products_of_one_kind(seed):
+    """A Chinese comparison names two vacuums, never a vacuum against earbuds."""
+    for text in planted_dialog(50, seed, lang="zh").turns:
+        if detect_intent(text) == "compare":
+            names = re.findall(r"S\d0 (?:Pro|Max|Lite)", text)
+            assert len(names) == 2 and names[0] != names[1], text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_chinese_refund_reason_names_what_broke(seed):
+    """The Chinese refund turn says what broke the way a person does ("扫地机充不
+    进电了"), with the error code the probe asks back for."""
+    from tinyagent.course.planted_zh import THING
+
+    dialog = planted_dialog(50, seed, lang="zh")
+    refund = dialog.turns[1]
+    assert any(word in refund for word in THING.values()), refund
+    assert dialog.stated["reason"] in refund
+
+
+def test_a_probe_is_labelled_in_the_pages_language():
+    """A probe's label names its fact in Chinese on a Chinese page ("退款编号
+    RF…"), in English otherwise, with the planted value in both."""
+    dialog = planted_dialog(50, 0, lang="zh")
+    refund = next(p for p in dialog.probes if p.fact == "refund")
+    assert refund.label("zh") == f"退款编号 {refund.expected}"
+    assert refund.label("en") == f"refund {refund.expected}"
+    assert all(is_chinese(p.label("zh")) for p in dialog.probes + dialog.fact_probes)

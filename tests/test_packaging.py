@@ -58,3 +58,28 @@ def test_constraints_pin_the_packages_that_shape_the_stored_outputs():
     assert "-c constraints.txt" in (ROOT / ".ci" / "run").read_text()
     for readme in ("README.md", "README.zh-CN.md"):
         assert "constraints.txt" in (ROOT / readme).read_text(), readme
+
+
+def test_every_public_course_name_resolves():
+    """Each name in tinyagent.course.__all__ imports from tinyagent.course, and
+    `compare` is the function even once its module is loaded."""
+    import tinyagent.course as course
+    import tinyagent.course.evaluation  # noqa: F401  (loads compare.py too)
+
+    for name in course.__all__:
+        assert getattr(course, name) is not None, name
+    assert callable(course.compare) and course.compare.__name__ == "compare"
+    assert {"check", "Playground", "plot_tokens", "SIX_TURNS"} <= set(course.__all__)
+
+
+def test_importing_the_course_loads_no_plotting_or_widgets():
+    """`import tinyagent.course` stays light: matplotlib and ipywidgets load only
+    with the name that needs them."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tinyagent.course; print('matplotlib' in sys.modules, "
+            "'ipywidgets' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, check=True, cwd=ROOT).stdout
+    assert out.split() == ["False", "False"]

@@ -233,8 +233,23 @@ def test_the_playground_follows_the_notebook_language():
         pg = Playground(OFFLINE, "hybrid")
     finally:
         set_lang("en")
-    assert pg.status_text == "新对话：hybrid(recent_size=4, summary_threshold=8)"
-    assert Playground(OFFLINE, "hybrid").status_text.startswith("New conversation")
+    assert pg.status_text == "新对话：混合（原样保留消息数 4，合并阈值 8）"
+    english = Playground(OFFLINE, "hybrid").status_text
+    assert english == "New conversation: hybrid(recent_size=4, summary_threshold=8)"
+
+
+def test_a_chinese_playgrounds_menu_and_sliders_are_chinese():
+    """In Chinese the menu shows the strategies' Chinese titles and each slider its
+    size's Chinese name; the values stay the keys code uses."""
+    from zh_text import stray_english
+
+    pg = Playground(OFFLINE, "structured", lang="zh")
+    labels = [label for label, _ in pg.strategy_menu.options]
+    assert "全量记忆" in labels and "结构化" in labels and "window" not in labels
+    names = [s.description for s in pg.sliders.values()]
+    assert names == ["原样保留轮数", "每批压缩轮数"]
+    assert list(pg.sliders) == ["keep_recent_turns", "batch_turns"]
+    assert stray_english(" ".join(labels) + pg.status_text) == []
 
 
 def test_a_chinese_summary_strategy_fences_its_summary_in_chinese():

@@ -1,5 +1,7 @@
 """Notebook 06's pictures speak the notebook's language when Chinese can be drawn."""
 
+import functools
+
 import matplotlib
 import pytest
 
@@ -59,3 +61,75 @@ def test_the_font_found_is_first_in_matplotlibs_list():
     name = plots.cjk_font()
     assert name is None or (name in {f.name for f in font_manager.fontManager.ttflist}
                             and rcParams["font.sans-serif"][0] == name)
+
+
+@pytest.fixture
+def no_system_fonts(monkeypatch):
+    """A machine without any font of its own that draws Chinese: matplotlib's list
+    and the system's font files lose every CJK font (restored afterwards)."""
+    from matplotlib import font_manager, rcParams
+
+    from tinyagent.course.language import CJK_FILES
+
+    manager = font_manager.fontManager
+    monkeypatch.setattr(manager, "ttflist", [f for f in manager.ttflist
+                                             if not CJK_FILES.search(f.fname)
+                                             and "noto_cjk" not in f.fname])
+    monkeypatch.setattr(font_manager, "findSystemFonts", lambda *a, **k: [])
+    manager._findfont_cached.cache_clear()
+    with matplotlib.rc_context():
+        yield
+    manager._findfont_cached.cache_clear()
+    assert rcParams  # the rc_context restored the font list
+
+
+def _draw_without_missing_glyphs(figure):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Glyph 36718 … missing from font(s)" fails
+        figure.canvas.draw()
+
+
+def test_without_system_fonts_the_courses_own_font_draws_chinese(
+        six, chinese, no_system_fonts, monkeypatch):
+    """With no CJK font on the machine, the font the course installs from PyPI
+    (noto-cjk-sans-otc) is found, and a Chinese plot, title, axes and legend, draws
+    every glyph."""
+    from tinyagent.course.language import use_chinese_font
+
+    monkeypatch.setattr(plots, "cjk_font", use_chinese_font)
+    ax = plots.plot_tokens(six)
+    assert _texts(ax)[1] == "轮次"
+    assert "全量记忆" in [t.get_text() for t in ax.get_legend().get_texts()]
+    _draw_without_missing_glyphs(ax.figure)
+    matplotlib.pyplot.close("all")
+
+
+def test_with_no_font_at_all_one_chinese_warning_and_english_labels(
+        six, chinese, no_system_fonts, monkeypatch):
+    """No CJK font anywhere: one warning, in Chinese, says so and how to fix it; the
+    plot falls back on English labels, which draw, instead of boxes."""
+    from tinyagent.course import language
+
+    monkeypatch.setattr(language, "packaged_font", lambda: None)
+    with pytest.warns(UserWarning, match="没有找到能显示中文的字体"):
+        monkeypatch.setattr(plots, "cjk_font", functools.cache(
+            language.use_chinese_font))
+        ax = plots.plot_tokens(six)
+    assert _texts(ax)[1] == "turn"
+    assert "in-memory" in [t.get_text() for t in ax.get_legend().get_texts()]
+    _draw_without_missing_glyphs(ax.figure)
+    matplotlib.pyplot.close("all")
+
+
+def test_the_plots_module_imports_neither_evaluation_nor_comparison():
+    """plots.py draws what evaluation.py and comparison.py measure, and imports
+    neither: evaluation imports plots, never the other way round."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(plots.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"evaluation", "comparison"}, imported

@@ -8,10 +8,69 @@ pictures), longrun.py, ratios.py, language_cost.py and bench.py measure recall a
 cost; draw.py pictures a request; playground.py is notebook 07's widget; cli.py,
 compare_cli.py, sessions_cli.py and terminal.py are the `tinyagent` command;
 exercises/ holds the notebooks' checkers; language.py is the course's language
-(`set_lang("zh")` in the Chinese notebooks). Showing a memory is the memory's own
-job (memory/display.py).
+(`set_lang("zh")` in the Chinese notebooks); names.py titles the strategies on
+screen. Showing a memory is the memory's own job (memory/display.py).
+
+Every name the notebooks use can be imported from here (`from tinyagent.course
+import compare, plot_tokens`). Each is loaded on first use (PEP 562), so `import
+tinyagent.course` stays light: matplotlib and ipywidgets load only with the plot or
+the widget that needs them.
 """
 
-from .language import say, set_lang
+from __future__ import annotations
 
-__all__ = ["say", "set_lang"]
+import importlib
+import sys
+import types
+from typing import Any
+
+from .language import get_lang, say, set_lang
+
+# name -> the module (under tinyagent.course) that defines it
+WHERE = {
+    "with_baseline": "baselines", "RecordingClient": "billing", "bill": "billing",
+    "picture": "billing", "SIX_TURNS": "catalogue", "make_strategies": "catalogue",
+    "print_memory": "catalogue", "talk": "catalogue", "compare": "compare",
+    "run_strategy": "compare", "draw_messages": "draw", "evaluate": "evaluation",
+    "score": "evaluation", "planted_dialog": "planted",
+    "plot_recall_cost": "plots", "plot_tokens": "plots",
+    "use_chinese_font": "language", "by_language": "language_cost",
+    "show_tokens": "language_cost", "Playground": "playground",
+    "price_for": "prices", "Table": "table", "check": "exercises",
+    "strategy_title": "names",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load `name` from its module on first use, and keep it here."""
+    if name not in WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}; "
+                             f"the course's names are: {', '.join(sorted(__all__))}")
+    value = getattr(importlib.import_module(f".{WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(WHERE))
+
+
+class _Course(types.ModuleType):
+    """This package, except that loading the submodule compare.py does not hide the
+    function `compare` (Python sets a package's attribute to each submodule it
+    loads); the submodule is still `sys.modules["tinyagent.course.compare"]`."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in WHERE and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Course
+
+__all__ = ["Playground", "RecordingClient", "SIX_TURNS", "Table", "bill",
+           "by_language", "check", "compare", "draw_messages", "evaluate",
+           "get_lang", "make_strategies", "picture", "planted_dialog",
+           "plot_recall_cost", "plot_tokens", "price_for", "print_memory",
+           "run_strategy", "say", "score", "set_lang", "show_tokens",
+           "strategy_title", "talk", "use_chinese_font", "with_baseline"]

@@ -55,6 +55,8 @@ class Strategy:
     title: str  # what tables call it: "in-memory"
     build: Callable[..., ChatMemory | None]  # (llm, **sizes) -> a fresh memory
     sizes: dict[str, int] = field(default_factory=dict)  # parameter -> course value
+    # True: `build` takes lang=, the language its summaries are written in
+    speaks: bool = False
 
     @property
     def label(self) -> str:
@@ -62,8 +64,12 @@ class Strategy:
         sizes = "/".join(str(v) for v in self.sizes.values())
         return f"{self.title} {sizes}" if sizes else self.title
 
-    def make(self, llm: SupportsChat, **sizes: int) -> ChatMemory | None:
-        """A fresh memory with the course's sizes, or with those given here."""
+    def make(self, llm: SupportsChat, lang: str | None = None, **sizes: int
+             ) -> ChatMemory | None:
+        """A fresh memory with the course's sizes, or with those given here; one
+        that `speaks` writes its summaries in `lang` (default: the notebook's)."""
+        if self.speaks or lang is not None:  # the caller knows this one takes lang
+            return self.build(llm, lang=get_lang(lang), **{**self.sizes, **sizes})
         return self.build(llm, **{**self.sizes, **sizes})
 
 
@@ -86,7 +92,7 @@ STRATEGIES: dict[str, Strategy] = {
     # notebook 07: kept out of the comparison, whose strategies all come from 02-05
     "structured": Strategy("structured",
                            lambda llm, **s: IncrementalSummaryMemory(llm, **s),
-                           {"keep_recent_turns": 2, "batch_turns": 6}),
+                           {"keep_recent_turns": 2, "batch_turns": 6}, speaks=True),
 }
 NAMES = ("none", "inmemory", "window", "tokens", "summary", "hybrid")  # compared
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ..memory import ChatMemory
 from ..messages import clip
 from .language import say
+from .names import strategy_title
 from .prices import price_for
 from .table import Table
 
@@ -98,7 +99,7 @@ class Comparison:
                   width: int, lang: str | None) -> Table:
         """A row per turn (the question clipped to `width`), a column per strategy."""
         return Table(caption, [say("turn", "轮次", lang),
-                               *(run.name for run in self.runs)],
+                               *(strategy_title(run.name) for run in self.runs)],
                      [[f"{i} {clip(t.question, width)}",
                        *(cell(run.turns[i - 1]) for run in self.runs)]
                       for i, t in enumerate(self.runs[0].turns, 1)])
@@ -155,7 +156,7 @@ class Comparison:
         return Table(caption,
                      say("turn|strategy|answer", "轮次|策略|回答", lang).split("|"),
                      [[f"{i} {clip(run.turns[i - 1].question, 40)}" if j == 0 else "",
-                       run.name, clip(run.turns[i - 1].shown, width)]
+                       strategy_title(run.name), clip(run.turns[i - 1].shown, width)]
                       for i in turns for j, run in enumerate(self.runs)])
 
     def __repr__(self) -> str:

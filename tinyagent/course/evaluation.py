@@ -28,6 +28,7 @@ from .catalogue import MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
 from .language import say
+from .names import strategy_title
 from .planted import (
     FILLERS,
     LOOKUPS,
@@ -110,7 +111,8 @@ class Evaluation:
             + [say("cached", "缓存命中", lang),
                say(f"billed ({self.comparison.provider})",
                    f"计费（{self.comparison.provider}）", lang)],
-            [[s.strategy, f"{sum(s.recalled)}/{n}", f"{sum(s.facts_recalled)}/{m}",
+            [[strategy_title(s.strategy, lang), f"{sum(s.recalled)}/{n}",
+              f"{sum(s.facts_recalled)}/{m}",
               f"{s.peak_prompt_tokens:,}", f"{s.total_tokens:,}",
               f"{s.summarizer_calls:,}", f"{s.peak_memory_tokens:,}",
               f"{s.cached_tokens:,}", f"{s.billed:,.0f}"]

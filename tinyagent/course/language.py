@@ -3,8 +3,9 @@
 The switch itself (`set_lang`, `get_lang`, `say`, `is_chinese`) is tinyagent/lang.py,
 below every layer of the package; it is re-exported here because the course's
 printers and checkers were its first users (notebooks/zh/00). This module adds
-`use_chinese_font()`, which lets matplotlib draw Chinese labels. Left out: fonts for
-other scripts.
+`use_chinese_font()`, which lets matplotlib draw Chinese labels: with the machine's
+CJK font, else the Noto Sans CJK font the course installs from PyPI
+(noto-cjk-sans-otc). Left out: fonts for other scripts.
 """
 
 from __future__ import annotations
@@ -20,12 +21,26 @@ CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC",
              "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Microsoft YaHei", "SimHei",
              "PingFang SC", "Heiti SC", "Arial Unicode MS")
 CJK_FILES = re.compile(r"cjk|wqy|msyh|simhei|pingfang|heiti|sourcehan|unicode", re.I)
+NO_FONT = ("没有找到能显示中文的字体，图中的文字改用英文。安装项目的依赖即可显示中文："
+           "pip install noto-cjk-sans-otc（或系统的 Noto Sans CJK 字体）。")
+
+
+def packaged_font() -> str | None:
+    """The path of the Noto Sans CJK font the course installs from PyPI (the
+    noto-cjk-sans-otc package, a dependency), or None when it is missing."""
+    try:
+        from noto_cjk_sans_otc import FONT_PATH
+    except ImportError:
+        return None
+    return str(FONT_PATH)
 
 
 def use_chinese_font() -> str | None:
     """Let matplotlib draw Chinese: the first installed font of CJK_FONTS goes first
-    in its list. Returns the font's name, or None when none is installed; then the
-    missing-glyph warnings are silenced, so a notebook still runs (with boxes)."""
+    in its list. The machine's own fonts are tried first, then the one the course
+    installs (noto-cjk-sans-otc), so a plot renders on any machine. Returns the
+    font's name; None (with one warning, in Chinese) when there is none at all:
+    then the plots keep English labels rather than draw boxes."""
     from matplotlib import font_manager, rcParams
 
     def installed() -> str | None:
@@ -38,8 +53,11 @@ def use_chinese_font() -> str | None:
             if CJK_FILES.search(path):
                 font_manager.fontManager.addfont(path)
         found = installed()
+    if found is None and (path := packaged_font()) is not None:
+        font_manager.fontManager.addfont(path)  # every face of the collection
+        found = installed()
     if found is None:
-        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from")
+        warnings.warn(NO_FONT, UserWarning, stacklevel=2)
         return None
     rcParams["font.family"] = "sans-serif"
     rcParams["font.sans-serif"] = [found, *rcParams["font.sans-serif"]]
@@ -47,5 +65,5 @@ def use_chinese_font() -> str | None:
     return found
 
 
-__all__ = ["LANGS", "check_lang", "get_lang", "is_chinese", "say", "set_lang",
-           "use_chinese_font"]
+__all__ = ["LANGS", "NO_FONT", "check_lang", "get_lang", "is_chinese", "packaged_font",
+           "say", "set_lang", "use_chinese_font"]

@@ -26,6 +26,7 @@ from ..production import IncrementalSummaryMemory
 from ..tokens import count_tokens
 from ..tools import bitmall_tools
 from .evaluation import planted_dialog
+from .names import strategy_title
 
 TOLERANCE = 0.10  # the end's prompt within 10 % of turn 100's
 WINDOW = 50  # turns averaged for "the prompt at turn N": questions vary
@@ -92,7 +93,7 @@ def report(runs: Sequence[LongRun]) -> str:
     lines = [head]
     for r in runs:
         ref = min(100, len(r.prompts) // 2)
-        lines.append(f"{r.name:<20}{len(r.prompts):>6}{r.budget:>8}"
+        lines.append(f"{strategy_title(r.name):<20}{len(r.prompts):>6}{r.budget:>8}"
                      f"{max(r.summaries):>13}{r.evicted:>9}{r.prompt_at(ref):>12.0f}"
                      f"{r.prompt_at(len(r.prompts)):>12.0f}{r.drift:>+8.1%}"
                      f"{r.stops.count('token_budget'):>14}  {'yes' if r.ok else 'NO'}")

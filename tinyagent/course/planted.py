@@ -15,8 +15,10 @@ FACT_SPAN turns ask for them back ("why did I want the refund?"). The offline mo
 answers both kinds only from what the messages hold. The dialog comes in English or
 Chinese (`lang="zh"`): the two phrasebooks are parallel, line for line, so one seed
 picks the same order, the same intents and the same probe turns in both, and the two
-editions of notebook 06 measure the same conversation. Left out: preferences the
-offline model would have to act on ("please answer briefly").
+editions of notebook 06 measure the same conversation; the Chinese customer says a
+question that comes back in other words, and compares two vacuums (planted_zh.py).
+Left out: preferences the offline model would have to act on ("please answer
+briefly").
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ import random
 from dataclasses import dataclass, field
 
 from ..tools import store
-from .language import check_lang
+from .language import check_lang, get_lang
+from .planted_zh import FACTS_ZH, FILLERS_ZH, REASONS_ZH, ChineseFillers, thing
 
 # Orders that have shipped, so each has a tracking number to plant.
 ORDERS = ("88231", "90417", "55107", "61554")
@@ -61,8 +64,7 @@ STATED = {
     "reason": (["It stopped charging and shows error {code}.",
                 "It keeps showing error {code} and won't turn on.",
                 "The screen shows error {code} every time I start it."],
-               ["它充不进电了，还显示错误 {code}。", "一直显示错误 {code}，开不了机。",
-                "每次开机都报错 {code}。"]),
+               REASONS_ZH),  # "扫地机充不进电了…": the thing that broke, named
     "delivery": (["Please only deliver after {hour} pm, I'm at work during the day.",
                   "I'm not home before {hour} pm, so deliver in the evening, please.",
                   "Deliveries after {hour} pm only, please."],
@@ -128,11 +130,7 @@ PHRASEBOOKS = {
                       "不好意思，物流单号是多少来着？"],
          "order": ["我的订单号是多少来着？", "再说一下我的订单编号。",
                    "不好意思，刚才是哪个订单号来着？"]},
-        ["{a} 多少钱？", "{a} 的价格是多少？", "{a} 售价多少？",
-         "{a} 和 {b} 有什么区别？", "对比一下 {a} 和 {b}", "我想买 {a}。",
-         "有没有新款扫地机推荐？", "推荐一款新品吧", "最近有什么优惠吗？",
-         "现在有活动吗？", "扫地机保修多久？", "退货运费谁出？",
-         "七天无理由退货怎么算？", "退款多久到账？", "今天几号？"]),
+        [ways[0] for ways in FILLERS_ZH]),  # planted_zh.py: the other ways
 }
 
 
@@ -141,6 +139,13 @@ class Probe:
     turn: int  # 1-based
     fact: str  # "refund" | "tracking" | "order"
     expected: str  # the planted value the answer must contain
+
+    def label(self, lang: str | None = None) -> str:
+        """What the probe asks back, for a page: "refund RF20260701001", or in
+        Chinese (`lang`, default: the notebook's) "退款编号 RF20260701001"."""
+        fact = FACTS_ZH.get(self.fact, self.fact) if get_lang(lang) == "zh" \
+            else self.fact
+        return f"{fact} {self.expected}"
 
 
 @dataclass(frozen=True)
@@ -167,9 +172,12 @@ def planted_dialog(turns: int = 50, seed: int = 0, lang: str = "en") -> Dialog:
              "refund": FIRST_REFUND}
     script = [rng.choice(book.lookups).format(order=order),
               rng.choice(book.refunds).format(order=order)]
+    chinese = ChineseFillers()  # each Chinese question said a new way when it recurs
     for _ in range(turns - 2):
         a, b = rng.sample(PRODUCTS, 2)
-        script.append(rng.choice(book.fillers).format(a=a, b=b))
+        index = rng.choice(range(len(book.fillers)))  # as rng.choice(book.fillers)
+        script.append(chinese.say(index, a, b, PRODUCTS) if lang == "zh"
+                      else book.fillers[index].format(a=a, b=b))
     slots = sorted(rng.sample(range(max(2, turns - PROBE_SPAN), turns), 3))
     probes = []
     for slot, fact in zip(slots, rng.sample(list(book.probes), 3), strict=True):
@@ -177,18 +185,22 @@ def planted_dialog(turns: int = 50, seed: int = 0, lang: str = "en") -> Dialog:
         probes.append(Probe(slot + 1, fact, facts[fact]))
     if turns < FACT_TURNS:
         return Dialog(tuple(script), tuple(probes), facts, seed, lang)
-    stated, fact_probes = plant_statements(script, rng, slots, lang)
+    stated, fact_probes = plant_statements(script, rng, slots, lang,
+                                           thing(store.ORDERS[order]["product"]))
     return Dialog(tuple(script), tuple(probes), facts, seed, lang,
                   tuple(fact_probes), stated)
 
 
 def plant_statements(script: list[str], rng: random.Random, taken: list[int],
-                     lang: str) -> tuple[dict[str, str], list[Probe]]:
+                     lang: str, broken: str = "它"
+                     ) -> tuple[dict[str, str], list[Probe]]:
     """Plant the customer's own words into `script` (in place): the reason after the
-    refund request, three rules in turns 3-8, four probes late (not on `taken`)."""
+    refund request (in Chinese naming the `broken` thing, "扫地机"), three rules in
+    turns 3-8, four probes late (not on `taken`)."""
     zh = lang == "zh"
     picked = {k: rng.choice(v) for k, v in VALUES.items()}
     values = {k: v[zh] if isinstance(v, tuple) else v for k, v in picked.items()}
+    values["thing"] = broken
     stated: dict[str, str] = {}
     for fact, expected in EXPECTED.items():
         form = expected[zh] if isinstance(expected, tuple) else expected

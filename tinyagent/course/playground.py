@@ -37,6 +37,7 @@ from . import playground_view as view
 from .catalogue import STRATEGIES
 from .chatbox import ChatBox
 from .language import get_lang, say
+from .names import setting_title, size_title, strategy_title
 
 # name -> {size parameter: (min, max, step)}; each slider starts at the course's size
 RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
@@ -67,7 +68,9 @@ class Playground:
         # is what the box shows; `send_button.click()` presses it from code.
         self.send_button = self.chat_box
         self.new_button = w.Button(description=self._say("New conversation", "新对话"))
-        self.strategy_menu = w.Dropdown(options=list(STRATEGIES), value=strategy,
+        self.strategy_menu = w.Dropdown(options=[(strategy_title(STRATEGIES[key].title,
+                                                                 self.lang), key)
+                                                 for key in STRATEGIES], value=strategy,
                                         description=self._say("Memory", "记忆"))
         self.sliders: dict[str, w.IntSlider] = {}
         self.slider_box = w.VBox()
@@ -101,7 +104,8 @@ class Playground:
         ranges = RANGES.get(self.strategy_menu.value, {})
         self.sliders = {name: w.IntSlider(value=value, min=ranges[name][0],
                                           max=ranges[name][1], step=ranges[name][2],
-                                          description=name, continuous_update=False,
+                                          description=size_title(name, self.lang),
+                                          tooltip=name, continuous_update=False,
                                           style={"description_width": "initial"})
                         for name, value in strategy.sizes.items()}
         for slider in self.sliders.values():
@@ -120,8 +124,9 @@ class Playground:
         message is given to the new memory again, as the agent gave it."""
         strategy = STRATEGIES[self.strategy_menu.value]
         parameters = {name: s.value for name, s in self.sliders.items()}
-        args = ", ".join(f"{k}={v}" for k, v in parameters.items())
-        self.setting = f"{self.strategy_menu.value}({args})"
+        self.setting = setting_title(strategy.title if self.lang == "zh"
+                                     else self.strategy_menu.value, parameters,
+                                     self.lang)
         self.problem = ""
         if not self.turns:
             self.refused, self.last_prompt_tokens = 0, 0

@@ -4,8 +4,8 @@ Introduced in notebook 06 (imported there from evaluation.py). matplotlib is
 imported only inside the functions, so `import tinyagent` stays light. The titles
 and axis labels follow the notebook's language, but Chinese only when the machine
 has a font that draws it (`use_chinese_font`): without one, matplotlib would draw
-empty boxes, so the labels stay English. Strategy names ("hybrid 4/8") are the same
-in both. Left out: interactive plots.
+empty boxes, so the labels stay English. Strategy names in the legends are titled
+in the notebook's language ("混合 4/8", names.py). Left out: interactive plots.
 """
 
 from __future__ import annotations
@@ -13,13 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .language import get_lang, use_chinese_font
+from .names import strategy_title
 
-if TYPE_CHECKING:
-    from .comparison import Comparison
-    from .evaluation import Evaluation
+
+class Comparison(Protocol):  # comparison.Comparison: what plot_tokens reads
+    runs: Any
+
+
+class Evaluation(Protocol):  # evaluation.Evaluation: what plot_recall_cost reads;
+    scores: Any              # a Protocol, so that this module never imports that one
+    dialog: Any
 
 MARKERS = "osD^vP*X"  # one per strategy, in order, so overlapping lines stay visible
 
@@ -37,6 +43,12 @@ def _put(setter: Callable[..., Any], en: str, zh: str) -> None:
     setter(zh if get_lang() == "zh" and cjk_font() is not None else en)
 
 
+def _title(name: str) -> str:
+    """A strategy's name in the legend: its Chinese title when Chinese can be drawn."""
+    return strategy_title(name) if get_lang() == "zh" and cjk_font() is not None \
+        else name
+
+
 def plot_tokens(comparison: Comparison, cumulative: bool = False, ax: Any = None
                 ) -> Any:
     """Prompt tokens of each turn's first call, one line per strategy; or, with
@@ -48,7 +60,8 @@ def plot_tokens(comparison: Comparison, cumulative: bool = False, ax: Any = None
         values = (list(accumulate(t.cost_tokens for t in run.turns)) if cumulative
                   else [t.context_tokens for t in run.turns])
         ax.plot(range(1, len(values) + 1), values, marker=MARKERS[i % len(MARKERS)],
-                markersize=4, markevery=max(1, len(values) // 12), label=run.name)
+                markersize=4, markevery=max(1, len(values) // 12),
+                label=_title(run.name))
     _put(ax.set_xlabel, "turn", "轮次")
     if cumulative:
         _put(ax.set_title, "Cumulative cost: prompts + summarizer",
@@ -83,7 +96,8 @@ def plot_recall_cost(evaluation: Evaluation, axes: Any = None,
                     if all(p[1] > q[1] for q in points[:i])]
         ax.plot(*zip(*frontier, strict=True), "--", color="grey", zorder=0)
         for i, s in enumerate(evaluation.scores):
-            ax.scatter(getattr(s, cost), recall(s), s=70, label=s.strategy,
+            ax.scatter(getattr(s, cost), recall(s), s=70,
+                       label=_title(s.strategy),
                        marker=MARKERS[i % len(MARKERS)], color=f"C{i}", alpha=0.8)
         _put(ax.set_xlabel, en, zh)
         ax.set(ylim=(-8, 112))

@@ -102,8 +102,9 @@ def _run(test: Callable[[], bool], hint: str) -> tuple[bool, str]:
         message = str(exc).rstrip(". ")
         crash = f"{type(exc).__name__}: {message}"
         return False, say(f"{crash}\n{hinted(hint)}",
-                          f"代码出错：{type(exc).__name__}："
-                          f"{in_chinese(message)}\n{hinted(hint)}")
+                          f"代码出错：得到 {type(exc).__name__}："
+                          f"{in_chinese(message)}；应为正常返回，不抛异常\n"
+                          f"{hinted(hint)}")
 
 
 def check(name: str, candidate: Any, lang: str | None = None) -> CheckResult:

@@ -94,12 +94,12 @@ def fresh_list(got: object, given: object, where: str) -> bool:
 
     if got is given:
         raise Wrong(say(f"{where}: got back the very list passed in; expected a new "
-                        "list", f"{where}：返回的就是传入的那个列表；应为一个新列表"),
+                        "list", f"{where}：得到传入的那个列表本身；应为一个新列表"),
                     say("a result the caller shares with its argument changes when "
                         "either does", "结果和参数是同一个列表，改一个另一个也跟着变"))
     if not isinstance(got, list):
         raise Wrong(say(f"{where}: got a {type(got).__name__}; expected a list",
-                        f"{where}：得到的是 {type(got).__name__}；应为列表"),
+                        f"{where}：得到的是 `{type(got).__name__}`；应为列表"),
                     say("a generator can be read only once, and has no len()",
                         "生成器只能读一遍，也没有 len()"))
     return True

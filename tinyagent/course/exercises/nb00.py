@@ -109,8 +109,8 @@ def _no_progress_cases(no_progress: Any) -> Iterator[Case]:
            and _verdict(no_progress, ROUNDS_UP, f"{list(ROUNDS_UP)} (0.698)")
            and _verdict(no_progress, ABOVE, f"{list(ABOVE)} (0.706)"),
            say("the threshold is exactly 0.7, compared on the exact Jaccard: nothing "
-               "rounded, no other cut-off", "阈值就是 0.7，比较的是精确的 Jaccard："
-               "不取整，也不换别的阈值"))
+               "rounded, no other cut-off",
+               "阈值就是 0.7，比较的是精确的 `jaccard()` 值：不取整，也不换别的阈值"))
     yield (say("letters in another case are other characters",
                "大小写不同的字母是不同的字符"),
            lambda: _verdict(no_progress, SHOUTED, f"{list(SHOUTED)}"),

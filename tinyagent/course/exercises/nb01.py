@@ -63,10 +63,10 @@ def _unchanged(build_messages: Any) -> bool:
     history = turn_1("88231")
     result = build_messages(system(), history, refund())
     expect(roles(history), roles(turn_1("88231")),
-           say("the history list afterwards", "调用之后，history 列表"), str)
+           say("the history list afterwards", "调用之后，`history` 列表"), str)
     if result is history:
         raise Wrong(say("it returned the history list itself, now changed",
-                        "返回的就是 history 列表本身，它已被改动"))
+                        "返回的就是 `history` 列表本身，它已被改动"))
     return True
 
 
@@ -119,11 +119,11 @@ def _build_messages_cases(build_messages: Any) -> Iterator[Case]:
            say("the model answers the last user message",
                "模型回答的是最后一条用户消息"))
     yield (say("the history list passed in is left unchanged",
-               "传入的 history 列表保持不变"),
+               "传入的 `history` 列表保持不变"),
            lambda: _unchanged(build_messages),
            say("the history belongs to the caller: what you add to it stays there, "
-               "and the next call sends it twice", "history 属于调用方：你往里加的东西"
-               "会留在那里，下一次调用就发了两遍"))
+               "and the next call sends it twice",
+               "`history` 属于调用方：你往里加的东西会留在那里，下一次调用就发了两遍"))
     yield (say("with turn 1 in the history, the model refunds that order",
                "历史里有第 1 轮，模型就给那个订单退款"),
            lambda: _model_refunds(build_messages, "88231")

@@ -34,7 +34,7 @@ def _keeps(memory_class: Any, sizes: str, seed: int) -> bool:
                 f"加入 {len(messages)} 条消息后，messages()")
     if len(got) != len(messages):
         raise Wrong(say(f"{where} held {len(got)}; expected all {len(messages)}",
-                        f"{where} 有 {len(got)} 条；应为全部 {len(messages)} 条"))
+                        f"{where}：得到 {len(got)} 条；应为全部 {len(messages)} 条"))
     return expect(got, messages, where, roles)
 
 

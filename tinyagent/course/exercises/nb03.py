@@ -45,15 +45,15 @@ def _sizes_checked(memory_class: Any) -> bool:
             continue
         raise Wrong(say(f"RoundsWindowMemory({bad}) was created without an error; "
                         "expected ValueError",
-                        f"RoundsWindowMemory({bad}) 没有报错，创建出来了；应抛出 "
+                        f"RoundsWindowMemory({bad})：得到一个记忆，没有报错；应为抛出 "
                         "ValueError"))
     for good in (1, 2):
         try:
             memory_class(good)
         except ValueError as exc:
             raise Wrong(say(f"RoundsWindowMemory({good}) raised ValueError({exc}); "
-                            "expected a window", f"RoundsWindowMemory({good}) 抛出了 "
-                            f"ValueError（{exc}）；应能创建"),
+                            "expected a window", f"RoundsWindowMemory({good})：得到 "
+                            f"ValueError（{str(exc)!r}）；应为一个窗口记忆"),
                         say("one round is the smallest window that makes sense",
                             "一轮是最小的、有意义的窗口")) from None
     return True
@@ -67,11 +67,12 @@ def _stores_only_the_window(memory_class: Any) -> bool:
         raise Wrong(say(f"with max_rounds=2 after 1,000 messages: messages() returns "
                         f"{returned}, but the memory stores {held}",
                         f"max_rounds=2，加入 1,000 条消息后：messages() 返回 "
-                        f"{returned} 条，记忆里却存着 {held} 条"),
+                        f"{returned} 条，记忆里存着的得到 {held} 条；应为至多 "
+                        f"{returned + 2} 条"),
                     say("a window that slices only when read still grows without "
                         "end: memory, and the time each add takes",
-                        "只在读取时切片的窗口仍会无限增长：占用的内存、每次 add 的"
-                        "时间都在涨"))
+                        "只在读取时切片的窗口仍会无限增长：占用的内存、每次 `add()` "
+                        "的时间都在涨"))
     return True
 
 
@@ -112,7 +113,7 @@ def _always_well_formed(memory_class: Any) -> bool:
         complete = [m for turn in split_turns(held)[:-1] for m in turn]
         if not well_formed(complete) or held[0].role is not Role.USER:
             raise Wrong(say(f"with max_rounds=2, after add #{n}, the memory held "
-                            f"{roles(held)}", f"max_rounds=2，第 {n} 次 add 之后，"
+                            f"{roles(held)}", f"max_rounds=2，第 {n} 次 `add()` 之后，"
                             f"记忆里是 {roles(held)}"))
     return True
 
@@ -173,7 +174,7 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _keeps(memory_class, 2, "tptp", 9)
            and _keeps(memory_class, 4, "pttpptpt", 10), whole)
     yield (say("never a tool result without its call (checked after every add)",
-               "工具结果永远不能缺了它的调用（每次 add 之后都检查）"),
+               "工具结果永远不能缺了它的调用（每次 `add()` 之后都检查）"),
            lambda: _always_well_formed(memory_class),
            say("a cut by message count can fall between a tool call and its result",
                "按消息条数切，可能正好切在工具调用和它的结果之间"))

@@ -91,12 +91,13 @@ def _fits(token_window: Any, sizes: str, seed: int) -> bool:
         got = token_window(dialog(sizes, seed), budget)
         if tokens(got) > budget:
             raise Wrong(say(f"with max_tokens={budget}: kept {size(got)}, over budget",
-                            f"max_tokens={budget}：保留了 {size(got)}，超出预算"))
+                            f"max_tokens={budget}：得到 {size(got)}，超出预算；应为"
+                            f"不超过 {budget} 个 token"))
         newest = dialog(sizes, seed)[len(messages) - len(got):]
         if not well_formed(got) or newest != got:
             raise Wrong(say(f"with max_tokens={budget}: kept {roles(got)}, not the "
-                            "newest whole turns", f"max_tokens={budget}：保留了 "
-                            f"{roles(got)}，不是最新的完整几轮"))
+                            "newest whole turns", f"max_tokens={budget}：得到 "
+                            f"{roles(got)}；应为最新的完整几轮，不是这些"))
     return True
 
 

@@ -54,7 +54,7 @@ def _agrees(plan_compression: Any, make: Any, pairs: Any,
             raise Wrong(say(f"with {_shape(make())}, threshold={threshold}, "
                             f"keep_recent={keep}: returned {got}; expected {want}",
                             f"输入为 {_shape(make())}，threshold={threshold}，"
-                            f"keep_recent={keep}：返回了 {got}；应为 {want}"))
+                            f"keep_recent={keep}：得到 {got}；应为 {want}"))
     return True
 
 

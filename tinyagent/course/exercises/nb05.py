@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...memory.summarizer import PROMPT, find_ids, render
+from ...memory.summarizer import MARKERS, find_ids, render
 from ...messages import ChatMessage
 from ...tokens import count_tokens
-from ..language import say
+from ..language import get_lang, say
 from . import Case, Wrong, exercise
 from .nb05_inputs import (
     IDS,
@@ -31,32 +31,7 @@ from .nb05_inputs import (
     previous,
     reference_merge,
 )
-
-
-def _request(merge_summary: Any, previous: str | None) -> tuple[list[ChatMessage], Any]:
-    model = Recorder()
-    merge_summary(model, previous, overflow())
-    if len(model.requests) != 1:
-        raise AssertionError(say(f"expected 1 model call, got {len(model.requests)}",
-                                 f"应调用模型 1 次，实际 {len(model.requests)} 次"))
-    return model.requests[0]
-
-
-def _text(merge_summary: Any, previous: str | None) -> str:
-    messages, _ = _request(merge_summary, previous)
-    return "\n".join(m.content for m in messages)
-
-
-def _holds(text: str, part: str, where: str, absent: str | None = None) -> bool:
-    """`part` is in `text` (and `absent` is not); otherwise Wrong, showing both."""
-    if part in text and (absent is None or absent not in text):
-        return True
-    shown = text.removeprefix(PROMPT).lstrip()  # the prompt is checked on its own
-    shown = shown if len(shown) <= 160 else shown[:160] + "…"
-    wanted = say(f"expected it to hold {part!r}", f"应包含 {part!r}") if part not in \
-        text else say(f"expected no {absent!r}", f"不应出现 {absent!r}")
-    raise Wrong(say(f"{where}: got {shown!r}; {wanted}", f"{where}：得到 {shown!r}；"
-                    f"{wanted}"))
+from .nb05_request import _holds, _labelled, _prompt
 
 
 def _first_fact(got: str) -> bool:
@@ -66,8 +41,9 @@ def _first_fact(got: str) -> bool:
 def _all_ids(got: str) -> bool:
     missing = [i for i in IDS if i not in got]
     if missing:
-        raise Wrong(say(f"your summary {got[:120]!r} lacks {missing}",
-                        f"你的摘要 {got[:120]!r} 缺少 {missing}"))
+        raise Wrong(say(f"your summary: got {got[:120]!r}; expected it to hold "
+                        f"{missing} too", f"你的摘要：得到 {got[:120]!r}；应为还包含 "
+                        f"{missing}"))
     return True
 
 
@@ -91,9 +67,9 @@ def _offline(merge_summary: Any) -> bool:
         missing = [i for i in ids if i not in got]
         if missing:
             raise Wrong(say(f"merging {find_ids(old)} with {find_ids(render(new))}: "
-                            f"your summary lost {missing}",
-                            f"把 {find_ids(old)} 与 {find_ids(render(new))} 合并："
-                            f"你的摘要丢了 {missing}"))
+                            f"got a summary without {missing}; expected every id "
+                            f"{ids}", f"把 {find_ids(old)} 与 {find_ids(render(new))} "
+                            f"合并：得到的摘要缺少 {missing}；应为每个编号都在 {ids}"))
     return True
 
 
@@ -107,12 +83,14 @@ def _bounded(merge_summary: Any) -> bool:
         yours = merge_summary(llm, yours, list(batch))
         ours = reference_merge(llm, ours, list(batch))
         if count_tokens(yours) > 2 * count_tokens(ours) + 100:
-            raise Wrong(say(f"after {n} merges of 4 messages each, your summary "
-                            f"holds {count_tokens(yours):,} tokens; the package's "
-                            f"merge holds {count_tokens(ours):,}",
-                            f"每次合并 4 条消息，合并 {n} 次后，你的摘要有 "
-                            f"{count_tokens(yours):,} 个 token；包里的合并只有 "
-                            f"{count_tokens(ours):,} 个"))
+            raise Wrong(say(f"after {n} merges of 4 messages each: got a summary of "
+                            f"{count_tokens(yours):,} tokens; expected at most about "
+                            f"{2 * count_tokens(ours) + 100:,} (the package's merge "
+                            f"holds {count_tokens(ours):,})",
+                            f"每次合并 4 条消息，合并 {n} 次后：得到 "
+                            f"{count_tokens(yours):,} 个 token 的摘要；应为至多约 "
+                            f"{2 * count_tokens(ours) + 100:,} 个（包里的合并只有 "
+                            f"{count_tokens(ours):,} 个）"))
     return True
 
 
@@ -121,15 +99,18 @@ def _returns_reply(merge_summary: Any) -> bool:
                 "- 订单 88231 的退款 RF20260701001。")
     got = merge_summary(Recorder(reply), previous(), overflow())
     if not got.startswith(reply):
-        raise Wrong(say(f"the model replied {reply!r}; you returned {got[:80]!r}",
-                        f"模型回复的是 {reply!r}；你返回的是 {got[:80]!r}"))
+        raise Wrong(say(f"the model replied {reply!r}: got {got[:80]!r}; expected "
+                        "the reply itself", f"模型回复的是 {reply!r}：得到 "
+                        f"{got[:80]!r}；应为这条回复本身"))
     # The entity guard may add one line with the ids the reply dropped: nothing more.
     extra = got[len(reply):].strip()
     if count_tokens(extra) > 20:
-        raise Wrong(say(f"the reply has {count_tokens(reply)} tokens; you returned "
-                        f"{count_tokens(got)}: {extra[:60]!r}…",
-                        f"回复只有 {count_tokens(reply)} 个 token；你返回了 "
-                        f"{count_tokens(got)} 个：{extra[:60]!r}…"))
+        raise Wrong(say(f"got {count_tokens(got)} tokens, {extra[:60]!r}… after "
+                        f"the reply; expected the reply's {count_tokens(reply)} and "
+                        "at most one line of ids",
+                        f"得到 {count_tokens(got)} 个 token，回复后面多了 "
+                        f"{extra[:60]!r}…；应为回复的 {count_tokens(reply)} 个，"
+                        "最多再加一行编号"))
     return True
 
 
@@ -147,9 +128,9 @@ def _fallback_keeps_the_new(merge_summary: Any) -> bool:
     missing = [i for i in ids if i not in got]
     lost = [text for text in (previous().splitlines()[0], asked) if text not in got]
     if lost or missing:
-        raise Wrong(say(f"{where}: your summary lost {lost + missing}; it was "
-                        f"{got[:160]!r}…", f"{where}：你的摘要丢了 {lost + missing}；"
-                        f"它是 {got[:160]!r}…"),
+        raise Wrong(say(f"{where}: got {got[:160]!r}…; expected it to hold "
+                        f"{lost + missing} too", f"{where}：得到 {got[:160]!r}…；"
+                        f"应为还包含 {lost + missing}"),
                     say("without a model, the summary must still say what happened: "
                         "the old facts, what the customer asked now, and every "
                         "number, also those a clipped line cut off",
@@ -165,28 +146,22 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                "摘要器就是一次普通的模型调用：指令作为 system 消息，材料作为用户消息")
     yield (say("one model call, no tools, the summarizer prompt as the system message",
                "只调用模型一次，不带工具，摘要提示词作为 system 消息"),
-           lambda: (lambda req: req[0][0] == ChatMessage.system(PROMPT)
-                    and not req[1])(_request(merge_summary, previous())), form)
-    yield (say("the request holds the previous summary after 'Previous summary:'",
-               "请求里 'Previous summary:' 后面是之前的摘要"),
-           lambda: _holds(_text(merge_summary, previous()),
-                          "Previous summary:\n" + previous(),
-                          say("the request's text", "请求的文字")),
+           lambda: _prompt(merge_summary), form)
+    before, none, new = MARKERS[get_lang()]
+    yield (say(f"the request holds the previous summary after {before!r}",
+               f"请求里 {before!r} 后面是之前的摘要"),
+           lambda: _labelled(merge_summary, previous(), "previous"),
            say("the old summary goes back in: that is what makes it incremental",
                "旧摘要要放回请求里：这才叫增量"))
-    yield (say("the request holds the new messages, rendered, after 'New messages:'",
-               "请求里 'New messages:' 后面是渲染好的新消息"),
-           lambda: _holds(_text(merge_summary, previous()),
-                          "New messages:\n" + render(overflow()),
-                          say("the request's text", "请求的文字")),
+    yield (say(f"the request holds the new messages, rendered, after {new!r}",
+               f"请求里 {new!r} 后面是渲染好的新消息"),
+           lambda: _labelled(merge_summary, previous(), "new"),
            say("the model reads the new messages as text, one line each, the way the "
                "notebook renders them", "模型把新消息当文字读，每条一行，和 notebook "
                "里渲染的一样"))
-    yield (say("first merge (previous=None): '(none)', never the word None",
-               "第一次合并 (previous=None)：写 '(none)'，不能出现 None 这个词"),
-           lambda: _holds(_text(merge_summary, None), "Previous summary:\n(none)",
-                          say("with previous=None, the request's text",
-                              "previous=None 时，请求的文字"), absent="None"),
+    yield (say(f"first merge (previous=None): {none!r}, never the word None",
+               f"第一次合并 (previous=None)：写 {none!r}，不能出现 None 这个词"),
+           lambda: _labelled(merge_summary, None, "none"),
            say("before the first merge there is no summary yet, and the model reads "
                "the request as text", "第一次合并之前还没有摘要，而模型把请求当文字读"))
     yield (say("it returns the model's summary", "返回模型写的摘要"),
@@ -222,8 +197,8 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
                "number survives",
                "用离线模型跑两个订单：订单号、运单号、退款编号一个不少"),
            lambda: _offline(merge_summary),
-           say("the offline summarizer reads 'Previous summary:' and 'New messages:'",
-               "离线摘要器认得 'Previous summary:' 和 'New messages:'"))
+           say(f"the offline summarizer reads {before!r} and {new!r}",
+               f"离线摘要器认得 {before!r} 和 {new!r}"))
     yield (say("after 25 merges the summary is still small (it replaces, not "
                "appends)", "合并 25 次后摘要依然很小（是替换，不是追加）"),
            lambda: _bounded(merge_summary),

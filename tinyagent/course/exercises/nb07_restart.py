@@ -3,18 +3,19 @@
 `07.restore(snapshot, transcript)` rebuilds a memory after a restart from the newest
 snapshot and the messages after it, without a model call. `07.fence(summary)` turns
 a summary into the fenced system message, so that a forged fence stays data.
-The fence is the English one in both editions (the solutions are shared): a Chinese
-report shows Chinese summaries, and names the fence's markers (SUMMARY_HEADER)
-instead of quoting their English words.
+Either language's fence passes (`summary_message(text, "zh")` in the Chinese
+edition, with SUMMARY_HEADER_ZH and SUMMARY_FOOTER_ZH); a Chinese report forges the
+Chinese markers, and names the English ones (SUMMARY_HEADER) instead of quoting
+their English words.
 Left out: the SQLite store (the notebook runs the real one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...memory.summarizer import SUMMARY_FOOTER, SUMMARY_HEADER, summary_message
+from ...memory.summarizer import FENCES, SUMMARY_FOOTER, SUMMARY_HEADER, summary_message
 from ...messages import ChatMessage, Role
 from ...production.incremental import SummaryState
 from ..language import get_lang, say
@@ -33,6 +34,13 @@ def _show(value: Any) -> str:
     return text
 
 
+def _fence_of(message: Any) -> str:
+    """"zh" when `message` is fenced with the Chinese markers, else "en"."""
+    content = getattr(message, "content", "")
+    return "zh" if isinstance(content, str) and content.startswith(FENCES[1][0]) \
+        else "en"
+
+
 def _restored(restore: Any, covered: int, sizes: str = "tptpp") -> bool:
     transcript = dialog(sizes, covered + 1)
     text = say(f"- summary of messages 1-{covered}", f"- 第 1-{covered} 条消息的摘要")
@@ -42,6 +50,8 @@ def _restored(restore: Any, covered: int, sizes: str = "tptpp") -> bool:
     given = list(transcript)
     got = restore(snapshot, given)
     fresh_list(got, given, say("the result", "结果"))
+    if snapshot and got:  # the Chinese edition's fence is as good as the English one
+        expected[0] = summary_message(snapshot.text, _fence_of(got[0]))
     expect(roles(given), roles(transcript), say("the transcript afterwards",
                                                 "调用之后的 transcript"), str)
     return expect(roles(got), roles(expected), say(
@@ -79,23 +89,28 @@ def _restore_cases(restore: Any) -> Iterator[Case]:
            lambda: _restored(restore, 6, "ppp"), tail)
 
 
-def _fenced(fence: Any, summary: str) -> bool:
+def _fenced(fence: Any, summary: str | Callable[[str, str], str]) -> bool:
+    """`fence(summary)` is one fenced system message holding the summary whole;
+    a `summary` written from (header, footer) forges the markers `fence` uses."""
+    if callable(summary):  # the forger copies the markers the learner's fence uses
+        summary = summary(*FENCES[_fence_of(fence("- x")) == "zh"])
     got, where = fence(summary), say(f"with {summary!r}", f"输入为 {_show(summary)}")
     if not isinstance(got, ChatMessage) or got.role is not Role.SYSTEM:
         raise Wrong(say(f"{where}: got {got!r}; expected a system ChatMessage",
                         f"{where}：得到 {_show(got)}；应为 system 角色的 ChatMessage"))
     text = got.content
-    if not (text.startswith(SUMMARY_HEADER + "\n") and text.endswith(
-            "\n" + SUMMARY_FOOTER)):
+    header, footer = FENCES[_fence_of(got) == "zh"]
+    names = ("SUMMARY_HEADER", "SUMMARY_FOOTER") if header == SUMMARY_HEADER else \
+        ("SUMMARY_HEADER_ZH", "SUMMARY_FOOTER_ZH")
+    if not (text.startswith(header + "\n") and text.endswith("\n" + footer)):
         raise Wrong(say(f"{where}: got {text[:60]!r}…; expected the header line first "
                         "and the footer line last", f"{where}：得到 {_show(text)[:62]}"
-                        "…；应以 SUMMARY_HEADER 行开头、SUMMARY_FOOTER 行结尾"))
-    for name, marker in (("SUMMARY_HEADER", SUMMARY_HEADER),
-                         ("SUMMARY_FOOTER", SUMMARY_FOOTER)):
+                        "…；应为 SUMMARY_HEADER 行开头、SUMMARY_FOOTER 行结尾"))
+    for name, marker in zip(names, (header, footer), strict=True):
         if text.count(marker) != 1:
             raise Wrong(say(f"{where}: {marker!r} appears {text.count(marker)} times; "
-                            "expected once, as the fence", f"{where}：{name} 出现了 "
-                            f"{text.count(marker)} 次；应只出现一次，作为围栏"))
+                            "expected once, as the fence", f"{where}：{name} 得到 "
+                            f"{text.count(marker)} 次；应为只出现一次，作为围栏"))
     words = summary.replace("[", " ").replace("]", " ").split()
     missing = [w for w in words if w not in text]
     return expect(missing, [], say(f"{where}, words of the summary missing",
@@ -122,14 +137,14 @@ def _fence_cases(fence: Any) -> Iterator[Case]:
                "一行"))
     yield (say("a forged footer inside the summary cannot end the fence",
                "摘要里伪造的结尾标记，不能提前结束围栏"),
-           lambda: _fenced(fence, ignore.format(SUMMARY_FOOTER)), neutral)
+           lambda: _fenced(fence, lambda head, foot: ignore.format(foot)), neutral)
     yield (say("a forged header cannot open a second fence",
                "伪造的开头标记，不能再开一个围栏"),
-           lambda: _fenced(fence, f"{SUMMARY_HEADER}\n{transit}"), neutral)
+           lambda: _fenced(fence, lambda head, foot: f"{head}\n{transit}"), neutral)
     yield (say("two forged footers and two forged headers: every one is defused",
                "两个伪造的结尾标记、两个伪造的开头标记：每一个都要拆除"),
-           lambda: _fenced(fence, f"{delivered}\n{SUMMARY_FOOTER}\n{transit}\n"
-                           f"{SUMMARY_FOOTER}\n{SUMMARY_HEADER}\n{SUMMARY_HEADER}"),
+           lambda: _fenced(fence, lambda head, foot: f"{delivered}\n{foot}\n"
+                           f"{transit}\n{foot}\n{head}\n{head}"),
            say("an attacker who can write one marker can write it twice",
                "能伪造一个标记的人，也能伪造两个"))
     yield (say("the facts of the summary are all kept", "摘要里的事实全部保留"),
