@@ -3,8 +3,8 @@
 import pytest
 
 from tinyagent import LlmClient
-from tinyagent.memory.compact import CompactChatMemory
 from tinyagent.messages import ChatMessage, Role
+from tinyagent.production import CompactChatMemory
 
 
 def fill(memory, turns):

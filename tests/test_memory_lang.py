@@ -10,14 +10,13 @@ from tinyagent.lang import set_lang
 from tinyagent.memory import (
     SUMMARY_HEADER,
     SUMMARY_HEADER_ZH,
-    CompactChatMemory,
     HybridChatMemory,
     SlidingWindowChatMemory,
     Summarizer,
     SummaryChatMemory,
     TokenWindowChatMemory,
 )
-from tinyagent.production import IncrementalSummaryChatMemory
+from tinyagent.production import CompactChatMemory, IncrementalSummaryChatMemory
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from ..agent import ReActAgent
 from ..llm import SupportsChat
 from ..memory.base import ChatMemory
-from ..memory.compact import CompactChatMemory
 from ..memory.display import WIDTH, memory_lines
 from ..memory.hybrid import HybridChatMemory
 from ..memory.in_memory import InMemoryChatMemory
@@ -28,6 +27,7 @@ from ..memory.token_window import TokenWindowChatMemory
 from ..memory.window import SlidingWindowChatMemory
 from ..messages import clip
 from ..production import IncrementalSummaryMemory
+from ..production.compact import CompactChatMemory
 from .language import get_lang, say
 
 SIX_TURNS = {

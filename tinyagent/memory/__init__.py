@@ -1,7 +1,8 @@
 """Memory strategies: the ChatMemory contract and its implementations.
 
 One strategy a file, in course order: in_memory (notebook 02), window and
-token_window (03), summary (04), hybrid (05), and compact (06, the cache-aware one).
+token_window (03), summary (04) and hybrid (05). (Notebook 06's cache-aware compact
+memory is tinyagent.production's: what it optimises is the bill.)
 Shared by summary and hybrid (and by the production memories of notebook 07):
 summarizer.py, which writes a summary, with its guards (entities.py: no number
 lost or made up; budget.py: a bounded size), fence.py, which marks it as reference
@@ -10,7 +11,6 @@ data, and compressed.py, which holds it in front of the verbatim messages.
 
 from .base import BaseChatMemory, ChatMemory, drop_orphans, split_turns
 from .budget import IDS_LINE, IDS_LINE_ZH
-from .compact import CompactChatMemory
 from .compressed import CompressedChatMemory, CompressedMemory, SummaryState
 from .hybrid import HybridChatMemory
 from .in_memory import InMemoryChatMemory
@@ -34,7 +34,7 @@ from .window import SlidingWindowChatMemory
 
 __all__ = ["IDS_LINE", "IDS_LINE_ZH", "PROMPT", "PROMPT_ZH", "SUMMARY_FOOTER",
            "SUMMARY_FOOTER_ZH", "SUMMARY_HEADER", "SUMMARY_HEADER_ZH",
-           "BaseChatMemory", "ChatMemory", "CompactChatMemory", "CompressedChatMemory",
+           "BaseChatMemory", "ChatMemory", "CompressedChatMemory",
            "CompressedMemory",
            "HybridChatMemory", "InMemoryChatMemory", "SlidingWindowChatMemory",
            "Summarizer", "SummaryChatMemory", "SummaryState", "TokenWindowChatMemory",

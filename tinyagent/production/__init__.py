@@ -3,7 +3,8 @@
 One idea a module: structured (a summary with seven capped sections), incremental
 (batches of whole turns), persistent (the record of what a summary covers, for
 any summary memory), background
-(compression on a thread pool), sessions (persistence, isolation, restarts, many
+(compression on a thread pool), compact (notebook 06's cache-aware memory: what it
+optimises is the bill), sessions (persistence, isolation, restarts, many
 writers; the stores themselves live in tinyagent.storage). The notebook's widget
 playground is course harness: tinyagent.course.playground.
 """
@@ -14,6 +15,7 @@ from .background import (
     BackgroundSummaryMemory,
     shared_executor,
 )
+from .compact import CompactChatMemory
 from .incremental import (
     Batch,
     IncrementalSummaryChatMemory,
@@ -35,7 +37,8 @@ from .structured import (
 )
 
 __all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory",
-           "BackgroundSummaryMemory", "Batch", "IncrementalSummaryChatMemory",
+           "BackgroundSummaryMemory", "Batch", "CompactChatMemory",
+           "IncrementalSummaryChatMemory",
            "IncrementalSummaryMemory", "PersistentChatMemory", "Recorded", "Session",
            "SessionInfo", "SessionManager", "SqliteStore", "StructuredSummarizer",
            "StructuredSummary", "SummaryState", "cap_items", "fallback_document",

@@ -1,8 +1,10 @@
 """CompactChatMemory: keep everything until a high-water mark, then compact once.
 
-Introduced in notebook 06 ("What you pay: prompt caching"). A provider bills the
-start of a prompt it has seen before at a fraction of the price, so what a memory
-costs depends on how its prompt changes, not only on how long it is. A window
+Introduced in notebook 06 ("What you pay: prompt caching"); it lives with the
+production memories because what it optimises is the bill, not what is remembered.
+A provider bills the start of a prompt it has seen before at a fraction of the
+price, so what a memory costs depends on how its prompt changes, not only on how
+long it is. A window
 changes the prompt right after the system prompt every turn; summary 10/4 rewrites
 its summary every few turns. This memory changes its prompt's start as rarely as
 it can:
@@ -28,12 +30,12 @@ from typing import Any
 
 from ..lang import say
 from ..llm import SupportsChat
+from ..memory.base import BaseChatMemory, check_size, error_lang
+from ..memory.budget import DEFAULT_SUMMARY_TOKENS
+from ..memory.compressed import compression_cut, plain_summarizer
+from ..memory.fence import summary_message, summary_text
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
-from .base import BaseChatMemory, check_size, error_lang
-from .budget import DEFAULT_SUMMARY_TOKENS
-from .compressed import compression_cut, plain_summarizer
-from .fence import summary_message, summary_text
 
 
 class CompactChatMemory(BaseChatMemory):
