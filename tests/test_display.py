@@ -3,7 +3,7 @@
 from fakes import FakeLlm, chat, fed
 
 from tinyagent import ChatMessage, SummaryChatMemory
-from tinyagent.memory.display import memory_html, memory_lines
+from tinyagent.display import memory_html, memory_lines
 from tinyagent.memory.summarizer import SUMMARY_HEADER, summary_message
 
 
@@ -69,7 +69,7 @@ def test_numbers_and_dates_are_kept_whole_and_the_rest_escaped():
     """Order and refund numbers, dates, prices and times sit in no-wrap spans, in
     English and Chinese text; a 300-character run is left free to wrap; markup in the
     text is escaped, never broken by a span."""
-    from tinyagent.memory.display import html_text
+    from tinyagent.display import html_text
 
     keep = '<span style="white-space:nowrap">{}</span>'.format
     text = html_text("订单88231于2026-07-15签收，退款RF20260701001 ¥1999 12:30<b>'")
@@ -82,7 +82,7 @@ def test_numbers_and_dates_are_kept_whole_and_the_rest_escaped():
 def test_a_row_is_the_message_preview_and_the_summary_without_its_fence():
     """display.row gives a message's own preview (one job, one place); the summary
     row is the summary's text, no fence, clipped to the same width."""
-    from tinyagent.memory.display import row
+    from tinyagent.display import row
     from tinyagent.memory.summarizer import summary_message
     from tinyagent.messages import ChatMessage
     question = ChatMessage.user("Where   is my order 88231? " * 5)

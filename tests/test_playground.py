@@ -7,7 +7,7 @@ from tinyagent import LlmClient
 from tinyagent.course import set_lang
 from tinyagent.course.catalogue import STRATEGIES
 from tinyagent.course.playground import Playground
-from tinyagent.memory.display import SUMMARY_STYLE
+from tinyagent.display import SUMMARY_STYLE
 from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH
 
 OFFLINE = LlmClient(offline=True)

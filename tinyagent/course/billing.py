@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..lang import text_width
 from ..llm import LlmClient
 from ..offline.cache_rules import get_rule
 from ..offline.prompt_cache import PrefixCache, request_tokens
@@ -70,26 +71,40 @@ def bill(requests: list[Request], rule: str) -> float:
 
 def picture(old: dict[str, Any], new: dict[str, Any], rule: str = "qwen",
             lang: str | None = None) -> str:
-    """Two consecutive requests, a cell a message ("tools", "sys", "u", "a"): `=` under
-    what the second shares with the first (cached, if the rule's minimum is met)."""
+    """Two consecutive requests, a cell a message ("tools", "sys", "u", "a"; in
+    Chinese 工具, 系统, 用户, 客服): `=` under what the second shares with the first
+    (cached, if the rule's minimum is met)."""
     cache = PrefixCache(get_rule(rule))
     cache.keep(request_tokens(old))
     blocks = request_tokens(new)
     matched, hit = cache.matched(blocks), cache.hit(blocks)
-    names = {"system": "sys", "user": "u", "assistant": "a", "tool": "t"}
+    tools, *roles = say("tools|sys|u|a|t", "工具|系统|用户|客服|结果", lang).split("|")
+    names = dict(zip(("system", "user", "assistant", "tool"), roles, strict=True))
     lines = []
     earlier, later, cached = say("earlier|next|cached", "上一次|下一次|缓存",
                                  lang).split("|")
     for label, body in ((earlier, old), (later, new)):
-        cells = ["tools"] + [names[m["role"]] for m in body["messages"]]
-        lines.append(f"{label:>8} | " + " | ".join(f"{c:^5}" for c in cells))
+        cells = [tools] + [names[m["role"]] for m in body["messages"]]
+        lines.append(f"{right(label, 8)} | " + " | ".join(centred(c, 5) for c in cells))
     marks, done = [], 0
     for block in blocks:
         marks.append("=====" if done + len(block) <= matched else
                      "==---" if done < matched else "-----")
         done += len(block)
-    lines.append(f"{cached:>8} | " + " | ".join(marks))
+    lines.append(f"{right(cached, 8)} | " + " | ".join(marks))
     lines.append(say(f"{hit:,} of {done + 3:,} prompt tokens cached ({rule} rule)",
-                     f"{done + 3:,} 个提示 token 中缓存命中 {hit:,} 个（{rule} 规则）",
+                     f"{done + 3:,} 个提示词 token 中缓存命中 {hit:,} 个"
+                     f"（{rule} 规则）",
                      lang))
     return "\n".join(lines)
+
+
+def right(text: str, width: int) -> str:
+    """`text` right-aligned in `width` terminal columns (a Chinese character: two)."""
+    return " " * max(width - text_width(text), 0) + text
+
+
+def centred(text: str, width: int) -> str:
+    """`text` centred in `width` terminal columns (a Chinese character takes two)."""
+    room = max(width - text_width(text), 0)
+    return " " * (room // 2) + text + " " * (room - room // 2)

@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..agent import ReActAgent
+from ..display import WIDTH, memory_lines
 from ..llm import SupportsChat
 from ..memory.base import ChatMemory
-from ..memory.display import WIDTH, memory_lines
 from ..memory.hybrid import HybridChatMemory
 from ..memory.in_memory import InMemoryChatMemory
 from ..memory.summary import SummaryChatMemory

@@ -18,7 +18,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..memory.display import html_text, label, pad
+from ..display import html_text, label, pad
 from ..memory.summarizer import FENCES
 from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens, count_tokens

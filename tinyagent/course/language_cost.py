@@ -28,6 +28,7 @@ from .catalogue import SIX_TURNS, MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
 from .language import LANGS, say
+from .names import strategy_title
 from .table import Table
 
 FULL = "in-memory"  # the baseline a summary is measured against: keep everything
@@ -70,7 +71,8 @@ class LanguageCost:
                     + [f"{t.context_tokens:,}" for t in turns.values()])
 
         count = len(next(iter(runs.values())).turns)
-        caption = say(f"Tokens per turn, {strategy}", f"每轮的 token 数：{strategy}")
+        caption = say(f"Tokens per turn, {strategy}",
+                      f"每轮的 token 数：{strategy_title(strategy, 'zh')}")
         return Table(caption, header, [[str(n + 1), *cells(n)] for n in range(count)])
 
     def fixed_part(self) -> Table:
@@ -103,9 +105,10 @@ class LanguageCost:
                 run, full = comparison[name], comparison[FULL]
                 held.append(_share(_held(run), _held(full)))
                 sent.append(_share(_sent(run), _sent(full)))
-            rows.append([name, *held, *sent])
+            rows.append([strategy_title(name), *held, *sent])
         return Table(say(f"What a summary saves, against {FULL} (= 100%)",
-                         f"摘要省下多少：与 {FULL} 相比（= 100%）"), header, rows)
+                         f"摘要省下多少：与{strategy_title(FULL, 'zh')}相比（= 100%）"),
+                     header, rows)
 
     def characters(self, strategy: str = FULL) -> Table:
         """Characters against tokens for the six questions and the six answers, per

@@ -13,8 +13,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from ..display import SUMMARY_STYLE, html_text, memory_html, memory_lines
 from ..memory.base import ChatMemory
-from ..memory.display import SUMMARY_STYLE, html_text, memory_html, memory_lines
 from ..messages import Role, clip
 from ..tokens import count_message_tokens
 from .language import say

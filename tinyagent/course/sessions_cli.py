@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable
 from typing import cast
 
+from ..display import LABELS  # the roles as the Chinese notebooks name them
 from ..lang import get_lang
 from ..lang import say as tell
 from ..memory.base import ChatMemory
-from ..memory.display import LABELS  # the roles as the Chinese notebooks name them
 from ..messages import clip
 from ..production.sessions import Session, SessionManager
 from ..storage import Store, StoreError, check_name, open_store, safe_url

@@ -10,8 +10,8 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from ..display import html_text
 from ..lang import text_width
-from ..memory.display import html_text
 
 
 @dataclass(repr=False)

@@ -17,10 +17,10 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from ..display import memory_html
 from ..lang import get_lang, say
 from ..messages import ChatMessage, Role
 from ..tokens import count_message_tokens
-from .display import memory_html
 
 
 @runtime_checkable

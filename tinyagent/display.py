@@ -20,9 +20,9 @@ import html
 import re
 from collections.abc import Sequence
 
-from ..lang import is_chinese, text_width
-from ..messages import ChatMessage, Role, clip
-from ..tokens import count_message_tokens
+from .lang import is_chinese, text_width
+from .messages import ChatMessage, Role, clip
+from .tokens import count_message_tokens
 
 WIDTH = 80  # characters: a text line, fit for a terminal; an HTML preview cell
 # The summary row's shade: the theme's second layer colour, under the theme's text
