@@ -62,6 +62,7 @@ CODE = re.compile(
     r"|(?<==)\s*['\"]?\w+"                         # =value, ='value'
     r"|['\"]\w+['\"](?=\s*:)"                      # JSON and dict keys: "status":
     r"|\b(?:True|False|None|def|self|return|import|from|lambda)\b"  # Python itself
+    r"|(?:(?<=[:,] )|(?<=\[))(?:true|false|null)\b"  # JSON values: "ok": true
     r"|\b[a-z][a-z0-9+.-]*://\S+"                  # URLs: https://, sqlite:///
     r"|'[A-Za-z_]\w*'"                             # a str's repr: 'user', 'alice'
     r"|(?<=:\s)\"\w+\""                           # a one-word JSON value: "function"
