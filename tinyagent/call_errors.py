@@ -16,6 +16,7 @@ from .http_limits import ORIGINAL_RETRY_AFTER
 from .lang import say
 from .messages import clip
 
+SDK_PREFIX = re.compile(r"^Error code: \d+ - ")  # the openai SDK's, before the text
 KEY_LIKE = re.compile(r"(sk-|Bearer\s+)[\w.-]+|\b[\w-]{32,}\b")
 
 
@@ -56,10 +57,12 @@ def hint(status: int, response: Any) -> str:
 
 
 def http_failed(status: int, where: str, detail: str, response: Any) -> str:
-    """An HTTP error status: the status, where, the provider's words, what to check."""
+    """An HTTP error status: the status, where, the provider's words, what to check.
+    In Chinese the SDK's English prefix ("Error code: 401 - ") goes: the status is
+    said already."""
     return say(f"model call failed: HTTP {status} from {where}: {detail}. ",
-               f"模型调用失败：{where} 返回 HTTP {status}：{detail}。"
-               ) + hint(status, response)
+               f"模型调用失败：{where} 返回 HTTP {status}："
+               f"{SDK_PREFIX.sub('', detail)}。") + hint(status, response)
 
 
 def timed_out(timeout: float, where: str, attempts: int, waited: float) -> str:

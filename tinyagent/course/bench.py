@@ -207,7 +207,7 @@ def main(adds: int = 2_000, repeats: int = 5, calls: int = 200,
     print(say(f"Cost of one add() in µs with N messages held (best of {repeats} runs "
               f"of {adds:,} adds; no model time)",
               f"持有 N 条消息时一次 add() 的耗时（微秒；{repeats} 轮、每轮 {adds:,} 次"
-              " add，取最好的一轮；不含模型耗时）"))
+              " add()，取最好的一轮；不含模型耗时）"))
     print(report(results, sizes))
     print(legend(sizes))
     slow = [title(name) for name, c in results.items() if c[-1] / c[0] > MAX_RATIO]
