@@ -160,17 +160,21 @@ def test_an_error_speaks_the_package_language(case, provoke, english, lang,
     assert KEY not in chinese and PASSWORD not in chinese
 
 
-def test_the_bench_prints_chinese_tables(lang, capsys):
-    """`tinyagent bench` under "zh": every printed line, strategy titles included,
-    is Chinese; under "en" the same tables are English."""
-    from tinyagent.course.bench import main
+def test_the_bench_prints_chinese_tables(lang, capsys, monkeypatch):
+    """`tinyagent --lang zh bench` (made small: 10 and 20 messages, 20 adds): every
+    printed line, strategy titles included, is Chinese; under "en" it is English."""
+    import functools
 
-    small = {"adds": 20, "repeats": 1, "calls": 1, "sizes": (10, 20)}
-    lang("zh")
-    main(**small)
+    import tinyagent.course.bench as bench
+    from tinyagent.course.cli import main
+
+    monkeypatch.setattr(bench, "SIZES", (10, 20))
+    monkeypatch.setattr(bench, "main", functools.partial(bench.main, adds=20,
+                                                         repeats=1, calls=1))
+    main(["--lang", "zh", "bench"])
     chinese = capsys.readouterr().out
     lang("en")
-    main(**small)
+    main(["bench"])
     english = capsys.readouterr().out
     assert "One offline model call" in english and "strategy" in english
     assert "窗口" in chinese and stray_english(chinese) == [], chinese
