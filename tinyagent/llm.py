@@ -233,7 +233,9 @@ class LlmClient:
         if self.offline:
             return offline_where()
         url = mask_url(self.base_url)
-        return f"{url} ({self.model})" if with_model else url
+        if not with_model:
+            return url
+        return say(f"{url} ({self.model})", f"{url}（{self.model}）")
 
     def _secrets(self) -> list[str]:
         """What must never appear in a message: the key, and a key in the URL."""
