@@ -102,10 +102,10 @@ def make_strategies(llm: SupportsChat, names: Sequence[str] = NAMES
     """{label: factory} for command-line names, in the order given."""
     unknown = [n for n in names if n not in STRATEGIES]
     if unknown or not names:
-        given, known = ", ".join(unknown), ", ".join(STRATEGIES)
+        given, given_zh = ", ".join(unknown), "、".join(unknown) or "（未给出）"
         raise ValueError(say(f"unknown strategy {given or '(none given)'}: choose from "
-                             f"{known}", f"未知的策略 {given or '（未给出）'}：请从 "
-                             f"{known} 中选择"))
+                             f"{', '.join(STRATEGIES)}", f"未知的策略 {given_zh}："
+                             f"请从 {'、'.join(STRATEGIES)} 中选择"))
     return {STRATEGIES[n].label: _factory(STRATEGIES[n], llm) for n in names}
 
 
