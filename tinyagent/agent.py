@@ -24,7 +24,7 @@ from .agent_args import (
     prompt_budget,
 )
 from .guards import APOLOGIES, apology
-from .lang import get_lang, is_chinese
+from .lang import get_lang, is_chinese, say
 from .llm import SupportsChat
 from .memory.base import ChatMemory, check_size
 from .messages import ChatMessage, Role, clip
@@ -58,7 +58,9 @@ class TurnNotSavedError(RuntimeError):
     `answer` holds the answer to show; `__cause__` is the memory's error."""
 
     def __init__(self, answer: str, cause: Exception) -> None:
-        super().__init__(f"the answer was not saved ({type(cause).__name__}: {cause})")
+        kind = type(cause).__name__
+        super().__init__(say(f"the answer was not saved ({kind}: {cause})",
+                             f"回答没有保存（{kind}：{cause}）"))
         self.answer = answer
 
 

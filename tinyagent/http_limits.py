@@ -34,6 +34,8 @@ import zlib
 from collections.abc import Iterator
 from typing import Any
 
+from .lang import say
+
 MAX_BODY_BYTES = 8 * 2**20  # as sent; a server ignoring max_tokens still stops here
 MAX_INFLATED_BYTES = 2 * 2**20  # a compressed body, inflated: real ones are kilobytes
 SHORTEST_BACKOFF = 0.5  # seconds: the SDK's first back-off, the least max_wait counts
@@ -80,8 +82,9 @@ class LimitedBody:
             timer.cancel()
 
     def timed_out(self) -> Exception:
-        return self.lib.ReadTimeout(f"the reply took longer than {self.timeout:g}s "
-                                    "to arrive")
+        return self.lib.ReadTimeout(say(f"the reply took longer than {self.timeout:g}s "
+                                        "to arrive",
+                                        f"回复超过 {self.timeout:g} 秒仍未到达"))
 
     def cut(self) -> None:
         with contextlib.suppress(OSError, AttributeError):
@@ -94,11 +97,13 @@ class LimitedBody:
             try:
                 chunk = self.inflater.decompress(raw, room + 1)
             except zlib.error as error:
-                raise self.lib.DecodingError(f"the compressed body is corrupt "
-                                             f"({error})") from None
+                raise self.lib.DecodingError(say(
+                    f"the compressed body is corrupt ({error})",
+                    f"压缩的内容已损坏（{error}）")) from None
         if len(chunk) > room or (self.inflater and self.inflater.unconsumed_tail):
-            raise self.lib.DecodingError(f"the reply is larger than "
-                                         f"{limit // 2**20} MB")
+            raise self.lib.DecodingError(say(f"the reply is larger than "
+                                             f"{limit // 2**20} MB",
+                                             f"回复超过 {limit // 2**20} MB"))
         return chunk
 
     def close(self) -> None:
@@ -126,8 +131,9 @@ def limited_client(timeout: float) -> Any:
                 del headers[name]
         encoding = headers.get("content-encoding", "").strip().lower()
         if encoding not in ("", "identity", "gzip", "x-gzip", "deflate"):
-            raise lib.DecodingError(f"the reply is compressed with {encoding!r}, "
-                                    "which this client does not inflate")
+            raise lib.DecodingError(say(
+                f"the reply is compressed with {encoding!r}, which this client does "
+                "not inflate", f"回复使用 {encoding!r} 压缩，本客户端无法解压"))
         if encoding:
             del headers["content-encoding"]  # inflated by LimitedBody, within bounds
         begun = started.get(response.request, time.monotonic())

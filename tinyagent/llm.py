@@ -14,7 +14,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .call_errors import connection_problem, hint, short
+from .call_errors import (
+    bad_reply,
+    connection_problem,
+    http_failed,
+    offline_where,
+    short,
+    timed_out,
+)
+from .lang import get_lang, say
 from .messages import ChatMessage
 from .reply import BadReply, ChatResponse, Usage, parse_reply
 from .settings import (
@@ -76,8 +84,10 @@ class LlmClient:
         if offline is None:
             offline = not api_key
         if not offline and not api_key:
-            raise ValueError("a real model needs an API key: set TINYAGENT_API_KEY "
-                             "(in the environment or .env), or use offline=True")
+            raise ValueError(say("a real model needs an API key: set TINYAGENT_API_KEY "
+                                 "(in the environment or .env), or use offline=True",
+                                 "真实模型需要 API 密钥：请设置 TINYAGENT_API_KEY"
+                                 "（在环境变量或 .env 中），或使用 offline=True"))
         if not offline:
             api_key = check_api_key(api_key)
         self.timeout = check_timeout(timeout)
@@ -141,11 +151,10 @@ class LlmClient:
         backoff = sum(min(0.5 * 2**i, 8.0) for i in range(self.max_retries))
         return self.timeout * (self.max_retries + 1) + backoff
 
-    def describe(self, lang: str = "en") -> str:
-        """One line for a notebook banner (two with a real model); lang "en" or "zh"."""
-        text = BANNER[lang] if lang in BANNER else None
-        if text is None:
-            raise ValueError(f"lang must be 'en' or 'zh', got {lang!r}")
+    def describe(self, lang: str | None = None) -> str:
+        """One line for a notebook banner (two with a real model), in `lang`: "en" or
+        "zh", or the package's language (`set_lang`) when None."""
+        text = BANNER[get_lang(lang)]  # get_lang names a lang that is neither
         source = (text["file"].format(self.env_file) if self.env_file else
                   text["environment"])
         if self.offline:
@@ -179,7 +188,8 @@ class LlmClient:
              tools: list[dict[str, Any]] | None = None) -> ChatResponse:
         """One Chat Completions call; LlmError says the cause and what to check."""
         if not messages:
-            raise ValueError("chat() needs at least one message")
+            raise ValueError(say("chat() needs at least one message",
+                                 "chat() 至少需要一条消息"))
         request: dict[str, Any] = {"model": self.model,
                                    "messages": [m.to_dict() for m in messages],
                                    "max_tokens": self.max_reply_tokens}
@@ -196,15 +206,12 @@ class LlmClient:
             body = self.client.post("/chat/completions", body=request,
                                     cast_to=httpx.Response).content
         except openai.APIStatusError as exc:
-            raise LlmError(f"model call failed: HTTP {exc.status_code} from "
-                           f"{self._where()}: {short(exc, self._secrets())}. "
-                           f"{hint(exc.status_code, exc.response)}") from None
+            raise LlmError(http_failed(exc.status_code, self._where(),
+                                       short(exc, self._secrets()), exc.response)
+                           ) from None
         except openai.APITimeoutError:
             waited, attempts = time.monotonic() - started, self.max_retries + 1
-            raise LlmError(f"model call timed out after {self.timeout:g}s at "
-                           f"{self._where()} ({attempts} attempt"
-                           f"{'s' * (attempts > 1)}, {waited:.1f}s in all); check "
-                           "the server, or raise --timeout / TINYAGENT_TIMEOUT"
+            raise LlmError(timed_out(self.timeout, self._where(), attempts, waited)
                            ) from None
         except openai.APIConnectionError as exc:
             raise LlmError(scrub(connection_problem(exc.__cause__, self._where()),
@@ -212,8 +219,7 @@ class LlmClient:
         try:
             reply = parse_reply(body, self.max_reply_tokens)
         except BadReply as exc:
-            raise LlmError(f"the model at {self._where()} sent a response that is not "
-                           f"valid Chat Completions JSON: {exc}") from None
+            raise LlmError(bad_reply(self._where(), exc)) from None
         self.usage_total += reply.usage
         return reply
 
@@ -225,9 +231,11 @@ class LlmClient:
 
     def _where(self, with_model: bool = True) -> str:
         if self.offline:
-            return "the offline model"
+            return offline_where()
         url = mask_url(self.base_url)
-        return f"{url} ({self.model})" if with_model else url
+        if not with_model:
+            return url
+        return say(f"{url} ({self.model})", f"{url}（{self.model}）")
 
     def _secrets(self) -> list[str]:
         """What must never appear in a message: the key, and a key in the URL."""

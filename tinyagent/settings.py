@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from .lang import say
+
 PROJECT_DIR = Path(__file__).resolve().parents[1]  # the checkout (editable install)
 MAX_TIMEOUT = 3600.0  # seconds; longer is a hung server (and overflows some sockets)
 ENV_NUMBERS = {"TINYAGENT_TIMEOUT": "timeout",  # variable -> LlmClient argument
@@ -54,10 +56,13 @@ def load_env_file(path: Path | None) -> None:
         "TINYAGENT_API_URL")
     key = os.environ.get("TINYAGENT_API_KEY")
     if url_from_file and key and key != found.get("TINYAGENT_API_KEY", key + "x"):
-        raise ValueError(f"{path} sets TINYAGENT_API_URL, but the key comes from the "
-                         "environment, so it would go to an address that file chose: "
-                         f"put TINYAGENT_API_KEY in {path.name} too, or set "
-                         "TINYAGENT_API_URL in the environment")
+        raise ValueError(say(
+            f"{path} sets TINYAGENT_API_URL, but the key comes from the environment, "
+            "so it would go to an address that file chose: put TINYAGENT_API_KEY in "
+            f"{path.name} too, or set TINYAGENT_API_URL in the environment",
+            f"{path} 设置了 TINYAGENT_API_URL，但密钥来自环境变量，"
+            "会被发往这个文件选定的地址：请把 TINYAGENT_API_KEY 也写进 "
+            f"{path.name}，或在环境变量中设置 TINYAGENT_API_URL"))
     for name, value in found.items():
         os.environ.setdefault(name, value)
 
@@ -73,9 +78,12 @@ def check_api_key(key: str | None) -> str | None:
             import unicodedata
 
             what = unicodedata.name(char, "a control character").lower()
-            raise ValueError(f"TINYAGENT_API_KEY holds U+{ord(char):04X} ({what}) at "
-                             f"position {position}, which cannot be sent: paste the "
-                             "key again as plain text, without quotes or spaces")
+            raise ValueError(say(
+                f"TINYAGENT_API_KEY holds U+{ord(char):04X} ({what}) at position "
+                f"{position}, which cannot be sent: paste the key again as plain text, "
+                "without quotes or spaces",
+                f"TINYAGENT_API_KEY 的第 {position} 个字符是 U+{ord(char):04X}，"
+                "无法发送：请以纯文本重新粘贴密钥，不要带引号或空格"))
     return key
 
 
@@ -90,9 +98,12 @@ def check_url(url: str) -> str:
     except ValueError:
         ok = False
     if not ok:
-        raise ValueError(f"TINYAGENT_API_URL {mask_url(url)!r} is not an http(s) "
-                         "address with a host: write https://host/v1, and "
-                         "percent-encode a password's #, / and ? (%23, %2F, %3F)")
+        raise ValueError(say(
+            f"TINYAGENT_API_URL {mask_url(url)!r} is not an http(s) address with a "
+            "host: write https://host/v1, and percent-encode a password's #, / and ? "
+            "(%23, %2F, %3F)",
+            f"TINYAGENT_API_URL {mask_url(url)!r} 不是带主机名的 http(s) 地址：请写成 "
+            "https://host/v1，密码中的 #、/ 和 ? 要写成 %23、%2F、%3F"))
     return url
 
 
@@ -100,8 +111,10 @@ def check_timeout(value: Any, name: str = "timeout") -> float:
     """Seconds to wait for one attempt: a finite number in (0, 3600]."""
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)
     if not ok or not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
-        raise ValueError(f"{name} must be a number of seconds, more than 0 and at "
-                         f"most {MAX_TIMEOUT:g}, got {value!r}")
+        raise ValueError(say(f"{name} must be a number of seconds, more than 0 and "
+                             f"at most {MAX_TIMEOUT:g}, got {value!r}",
+                             f"{name} 必须是秒数，大于 0 且不超过 {MAX_TIMEOUT:g}，"
+                             f"收到的是 {value!r}"))
     return float(value)
 
 
@@ -121,7 +134,9 @@ def check_count(name: str, value: Any, minimum: int) -> int:
     Name first, as in the memories' `check_size`: the error names it.
     """
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+        raise ValueError(say(
+            f"{name} must be a whole number >= {minimum}, got {value!r}",
+            f"{name} 必须是 >= {minimum} 的整数，收到的是 {value!r}"))
     return value
 
 
@@ -143,9 +158,12 @@ def numbers_from_env() -> dict[str, Any]:
                 found[argument] = check_count(variable, int(text),
                                               0 if argument == "max_retries" else 1)
         except ValueError:
-            rule = (f"a number of seconds, more than 0 and at most {MAX_TIMEOUT:g}"
-                    if argument == "timeout" else "a whole number")
-            raise ValueError(f"{variable} must be {rule}, got {text!r}") from None
+            rule = (say(f"a number of seconds, more than 0 and at most "
+                        f"{MAX_TIMEOUT:g}", f"秒数，大于 0 且不超过 {MAX_TIMEOUT:g}")
+                    if argument == "timeout" else say("a whole number", "整数"))
+            raise ValueError(say(f"{variable} must be {rule}, got {text!r}",
+                                 f"{variable} 必须是{rule}，收到的是 {text!r}")
+                             ) from None
     return found
 
 

@@ -12,7 +12,8 @@ the tokens of N messages, summary and hybrid compress at N (keeping N - 4 verbat
 with an instant fake summarizer, so their bookkeeping is timed but no model is.
 In-memory simply grows from N. `messages()` is left out on purpose: it returns a
 copy, which is O(N) for every strategy by contract.
-It also times one offline model call, alone and through the openai SDK.
+It also times one offline model call, alone and through the openai SDK. The tables
+speak the package's language (`--lang zh`), strategies by their Chinese titles.
 Left out: a real model's latency (notebook 06 counts summarizer calls and tokens).
 """
 
@@ -24,6 +25,7 @@ from collections.abc import Callable, Sequence
 from itertools import cycle, islice
 from typing import Any
 
+from ..lang import get_lang, say, text_width
 from ..llm import ChatResponse, Usage
 from ..memory import (
     BaseChatMemory,
@@ -35,9 +37,13 @@ from ..memory import (
 )
 from ..messages import ChatMessage, ToolCall
 from ..tokens import count_message_tokens
+from .names import strategy_title
 
 SIZES = (10, 1_000, 10_000)
 MAX_RATIO = 1.5  # cost at 10,000 messages / cost at 10: at most this
+CALLS_ZH = {"offline model alone (20 messages)": "只调用离线模型（20 条消息）",
+            "through the openai SDK (2 messages)": "经由 openai SDK（2 条消息）",
+            "through the openai SDK (20 messages)": "经由 openai SDK（20 条消息）"}
 
 
 class InstantSummarizer:
@@ -114,22 +120,40 @@ def run(sizes: Sequence[int] = SIZES, adds: int = 2_000,
     return best
 
 
-def report(results: dict[str, list[float]], sizes: Sequence[int]) -> str:
+def title(name: str, lang: str | None = None) -> str:
+    """A strategy's name as the table shows it: its Chinese title in Chinese."""
+    if get_lang(lang) != "zh":
+        return name
+    return strategy_title("tokens" if name == "token window" else name, "zh")
+
+
+def pad(text: str, width: int) -> str:
+    """`text` filled to `width` columns (a Chinese character takes two)."""
+    return text + " " * max(width - text_width(text), 0)
+
+
+def report(results: dict[str, list[float]], sizes: Sequence[int],
+           lang: str | None = None) -> str:
     """The table: one row a strategy, the last column the ratio largest / smallest."""
     head = "".join(f"{f'N={n:,}':>10}" for n in sizes)
-    lines = [f"{'strategy':<14}{head}{f'{sizes[-1]:,}/{sizes[0]:,}':>12}"]
+    lines = [f"{pad(say('strategy', '策略', lang), 14)}{head}"
+             f"{f'{sizes[-1]:,}/{sizes[0]:,}':>12}"]
     for name, costs in results.items():
         cells = "".join(f"{c:>10.2f}" for c in costs)
-        lines.append(f"{name:<14}{cells}{costs[-1] / costs[0]:>12.2f}")
+        ratio = costs[-1] / costs[0]
+        lines.append(f"{pad(title(name, lang), 14)}{cells}{ratio:>12.2f}")
     return "\n".join(lines)
 
 
-def legend(sizes: Sequence[int]) -> str:
+def legend(sizes: Sequence[int], lang: str | None = None) -> str:
     """What the table's last column means, printed under it."""
-    return (f"Last column: one add()'s cost with {sizes[-1]:,} messages held / with "
-            f"{sizes[0]:,}.\n1.00: a turn costs the same at any length; "
-            f"{sizes[-1] / sizes[0]:,.0f}: it grows with the history. "
-            f"The bar is {MAX_RATIO}.")
+    big, small, ratio = sizes[-1], sizes[0], sizes[-1] / sizes[0]
+    return say(f"Last column: one add()'s cost with {big:,} messages held / with "
+               f"{small:,}.\n1.00: a turn costs the same at any length; "
+               f"{ratio:,.0f}: it grows with the history. The bar is {MAX_RATIO}.",
+               f"最后一列：持有 {big:,} 条消息时一次 add() 的耗时 / 持有 {small:,} 条时"
+               f"的耗时。\n1.00：每轮耗时与对话长度无关；{ratio:,.0f}：耗时随历史增长。"
+               f"门槛是 {MAX_RATIO}。", lang)
 
 
 def offline_call_ms(calls: int = 200) -> dict[str, float]:
@@ -169,23 +193,31 @@ def offline_call_ms(calls: int = 200) -> dict[str, float]:
     return times
 
 
-def main(adds: int = 2_000, repeats: int = 5, calls: int = 200) -> int:
-    """Print the tables; exit status 1 if a strategy misses the bar."""
-    print("One offline model call, median ms after warm-up:")
+def main(adds: int = 2_000, repeats: int = 5, calls: int = 200,
+         sizes: Sequence[int] | None = None) -> int:
+    """Print the tables, in the package's language; exit status 1 if a strategy
+    misses the bar. Smaller `adds`, `repeats`, `calls` and `sizes` run faster."""
+    zh, sizes = get_lang() == "zh", SIZES if sizes is None else sizes  # SIZES, read now
+    print(say("One offline model call, median ms after warm-up:",
+              "一次离线模型调用，预热后的中位耗时（毫秒）："))
     for name, ms in offline_call_ms(calls).items():
-        print(f"  {name:<38}{ms:>6.2f}")
+        print(f"  {pad(CALLS_ZH[name] if zh else name, 38)}{ms:>6.2f}")
     print()
-    results = run(SIZES, adds, repeats)
-    print(f"Cost of one add() in µs with N messages held "
-          f"(best of {repeats} runs of {adds:,} adds; no model time)")
-    print(report(results, SIZES))
-    print(legend(SIZES))
-    slow = [name for name, c in results.items() if c[-1] / c[0] > MAX_RATIO]
+    results = run(sizes, adds, repeats)
+    print(say(f"Cost of one add() in µs with N messages held (best of {repeats} runs "
+              f"of {adds:,} adds; no model time)",
+              f"持有 N 条消息时一次 add() 的耗时（微秒；{repeats} 轮、每轮 {adds:,} 次"
+              " add()，取最好的一轮；不含模型耗时）"))
+    print(report(results, sizes))
+    print(legend(sizes))
+    slow = [title(name) for name, c in results.items() if c[-1] / c[0] > MAX_RATIO]
     if slow:
-        print(f"Above the {MAX_RATIO} bar: {', '.join(slow)}")
+        print(say(f"Above the {MAX_RATIO} bar: {', '.join(slow)}",
+                  f"超过 {MAX_RATIO} 门槛的策略：{'、'.join(slow)}"))
         return 1
-    print(f"Every strategy within the {MAX_RATIO} bar: a turn costs the same at any "
-          "length.")
+    print(say(f"Every strategy within the {MAX_RATIO} bar: a turn costs the same at "
+              "any length.",
+              f"所有策略都在 {MAX_RATIO} 门槛以内：每轮耗时与对话长度无关。"))
     return 0
 
 

@@ -102,8 +102,11 @@ def make_strategies(llm: SupportsChat, names: Sequence[str] = NAMES
     """{label: factory} for command-line names, in the order given."""
     unknown = [n for n in names if n not in STRATEGIES]
     if unknown or not names:
-        raise ValueError(f"unknown strategy {', '.join(unknown) or '(none given)'}: "
-                         f"choose from {', '.join(STRATEGIES)}")
+        given = ", ".join(unknown) or "(none given)"
+        given_zh = " " + "、".join(unknown) if unknown else "（未给出）"
+        raise ValueError(say(f"unknown strategy {given}: choose from "
+                             f"{', '.join(STRATEGIES)}", f"未知的策略{given_zh}："
+                             f"请从 {'、'.join(STRATEGIES)} 中选择"))
     return {STRATEGIES[n].label: _factory(STRATEGIES[n], llm) for n in names}
 
 

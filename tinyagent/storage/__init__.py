@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+from ..lang import say
 from .base import (
     SessionInfo,
     Store,
@@ -37,9 +38,11 @@ def store_class(url: str | os.PathLike[str]) -> type[SqliteStore] | type[Postgre
         return PostgresStore
     if "://" in text and not text.startswith("sqlite://"):
         scheme = text.split("://", 1)[0]
-        raise StoreError(f"unknown database URL scheme {scheme!r} in "
-                         f"{safe_url(text)!r}: use a file name such as sessions.db or "
-                         "postgresql://user@host/db")
+        raise StoreError(say(
+            f"unknown database URL scheme {scheme!r} in {safe_url(text)!r}: use a file "
+            "name such as sessions.db or postgresql://user@host/db",
+            f"{safe_url(text)!r} 中的数据库 URL 协议 {scheme!r} 无法识别：请用文件名"
+            "（如 sessions.db）或 postgresql://user@host/db"))
     return SqliteStore
 
 
@@ -51,8 +54,10 @@ def open_store(url: str | os.PathLike[str], create: bool = True
     """
     text = os.fspath(url)
     if not text.strip():
-        raise StoreError("the database URL is empty: give a file name such as "
-                         "sessions.db or postgresql://user@host/db")
+        raise StoreError(say("the database URL is empty: give a file name such as "
+                             "sessions.db or postgresql://user@host/db",
+                             "数据库 URL 为空：请给出文件名（如 sessions.db）或 "
+                             "postgresql://user@host/db"))
     if store_class(text) is PostgresStore:
         return PostgresStore(text)
     return SqliteStore(text.removeprefix("sqlite:///").removeprefix("sqlite://"),

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from ..lang import say
 from ..memory.compressed import SummaryState  # the record a snapshot holds
 from ..messages import ChatMessage
 
@@ -50,18 +51,24 @@ def check_name(name: object) -> str:
     """A session name: non-empty text that is not only spaces, without control
     characters (a NUL cannot be stored; ESC would drive the terminal that lists it)."""
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"a session name must be non-empty text, got {name!r}: "
-                         "give the session a name such as 'alice'")
+        raise ValueError(say(f"a session name must be non-empty text, got {name!r}: "
+                             "give the session a name such as 'alice'",
+                             f"会话名必须是非空文本，收到的是 {name!r}："
+                             "请给会话起个名字，例如 'alice'"))
     if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
-        raise ValueError(f"a session name must not hold control characters, got "
-                         f"{name!r}: give the session a name such as 'alice'")
+        raise ValueError(say(f"a session name must not hold control characters, got "
+                             f"{name!r}: give the session a name such as 'alice'",
+                             f"会话名不能含控制字符，收到的是 {name!r}："
+                             "请给会话起个名字，例如 'alice'"))
     return name
 
 
 def missing(name: str) -> KeyError:
     # No Python call in the hint: the command line shows this message too.
-    return KeyError(f"no session named {name!r}: check the name (it may have been "
-                    "deleted), or create the session first")
+    return KeyError(say(f"no session named {name!r}: check the name (it may have "
+                        "been deleted), or create the session first",
+                        f"没有名为 {name!r} 的会话：请检查名字（它可能已被删除），"
+                        "或先创建这个会话"))
 
 
 def decode(name: str, number: int, text: str) -> ChatMessage:
@@ -70,9 +77,12 @@ def decode(name: str, number: int, text: str) -> ChatMessage:
     try:
         return ChatMessage.from_dict(json.loads(text))
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
-        raise StoreError(f"message {number} of session {name!r} cannot be read "
-                         f"({type(error).__name__}): it was written by another "
-                         "program or a newer TinyAgent; upgrade tinyagent") from None
+        raise StoreError(say(
+            f"message {number} of session {name!r} cannot be read "
+            f"({type(error).__name__}): it was written by another program or a newer "
+            "TinyAgent; upgrade tinyagent",
+            f"会话 {name!r} 的第 {number} 条消息无法读取（{type(error).__name__}）："
+            "它由别的程序或更新版本的 TinyAgent 写入；请升级 tinyagent")) from None
 
 
 @runtime_checkable

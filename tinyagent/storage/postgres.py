@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from ..lang import say
 from ..messages import ChatMessage
 from ..settings import url_secrets
 from .base import (
@@ -48,8 +49,9 @@ class PostgresStore(StoreBase):
         try:
             import psycopg
         except ImportError:
-            raise StoreError("the PostgreSQL store needs psycopg 3: "
-                             "pip install -e \".[postgres]\"") from None
+            raise StoreError(say("the PostgreSQL store needs psycopg 3: ",
+                                 "PostgreSQL 存储需要 psycopg 3：")
+                             + "pip install -e \".[postgres]\"") from None
         self._psycopg, self.clock = psycopg, clock
         self._url, self._connect_timeout = url, connect_timeout
         self.key, self._secrets = safe_url(url), url_secrets(url)
@@ -99,18 +101,25 @@ class PostgresStore(StoreBase):
                 tx.__exit__(None, None, None)
             except (psycopg.errors.LockNotAvailable,
                     psycopg.errors.QueryCanceled) as error:
-                raise StoreError(f"the PostgreSQL server at {self.key} gave up waiting"
-                                 f" ({self._first_line(error)}): another process "
-                                 "held the session too long; try again when it is "
-                                 "done") from None
+                why = self._first_line(error)
+                raise StoreError(say(
+                    f"the PostgreSQL server at {self.key} gave up waiting ({why}): "
+                    "another process held the session too long; try again when it is "
+                    "done", f"{self.key} 的 PostgreSQL 服务器放弃了等待（{why}）："
+                    "另一个进程占用会话太久；请等它结束后重试")) from None
             except psycopg.OperationalError as error:
-                raise StoreError(f"the PostgreSQL server at {self.key} failed "
-                                 f"({self._first_line(error)}): try again (the store"
-                                 " reconnects)") from None
+                why = self._first_line(error)
+                raise StoreError(say(
+                    f"the PostgreSQL server at {self.key} failed ({why}): try again "
+                    "(the store reconnects)", f"{self.key} 的 PostgreSQL 服务器出错"
+                    f"（{why}）：请重试（存储会重新连接）")) from None
             except psycopg.DataError as error:
-                raise StoreError(f"the PostgreSQL server at {self.key} refused a value"
-                                 f" ({self._first_line(error)}): remove NUL bytes "
-                                 "and control characters from names") from None
+                why = self._first_line(error)
+                raise StoreError(say(
+                    f"the PostgreSQL server at {self.key} refused a value ({why}): "
+                    "remove NUL bytes and control characters from names",
+                    f"{self.key} 的 PostgreSQL 服务器拒绝了一个值（{why}）："
+                    "请去掉名字中的 NUL 字节和控制字符")) from None
 
     def _id(self, db: Any, name: str, lock: bool = False, touch: bool = False) -> int:
         """The session's id; `lock` makes its writers wait until we commit."""
@@ -134,7 +143,8 @@ class PostgresStore(StoreBase):
                 "ON CONFLICT (name) DO NOTHING RETURNING id",
                 (name, strategy, now, now)).fetchone()
         if row is None:
-            raise ValueError(f"session {name!r} already exists: load it instead")
+            raise ValueError(say(f"session {name!r} already exists: load it instead",
+                                 f"会话 {name!r} 已存在：请直接加载它"))
 
     def has_session(self, name: str) -> bool:
         with self.transaction() as db:

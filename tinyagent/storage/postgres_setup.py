@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..lang import say
 from ..settings import mask_url, scrub
 from .base import StoreError
 
@@ -55,9 +56,11 @@ def connect(psycopg: Any, url: str, timeout: int, key: str, secrets: list[str]) 
         conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}s'")
         return conn
     except psycopg.Error as error:
-        raise StoreError(f"cannot connect to {key} ({first_line(error, secrets)}): is "
-                         "the server running, and are the URL's user and database "
-                         "right?") from None
+        why = first_line(error, secrets)
+        raise StoreError(say(f"cannot connect to {key} ({why}): is the server running, "
+                             "and are the URL's user and database right?",
+                             f"无法连接 {key}（{why}）：服务器在运行吗？"
+                             "URL 中的用户名和数据库名对吗？")) from None
 
 
 def create_missing(db: Any) -> None:

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from ..lang import say
 from ..messages import ChatMessage
 from .base import (
     SessionInfo,
@@ -45,6 +46,7 @@ from .store_base import StoreBase
 __all__ = ["SCHEMA", "LOCK_WAIT", "SqliteStore"]  # SCHEMA: for production.sqlite_store
 
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's transaction
+DOING_ZH = {"open": "打开", "write to": "写入", "read": "读取"}  # _guard's verbs
 class SqliteStore(StoreBase):
     """`SqliteStore("chats.db")` or `SqliteStore()` (in memory)."""
 
@@ -56,12 +58,17 @@ class SqliteStore(StoreBase):
             self.key = f"sqlite::memory:{id(self)}"  # private to this object
         else:
             if os.path.isdir(self.path):
-                raise StoreError(f"the SQLite path {self.path!r} is a folder: give a "
-                                 "file name inside it, e.g. sessions.db")
+                raise StoreError(say(f"the SQLite path {self.path!r} is a folder: "
+                                     "give a file name inside it, e.g. sessions.db",
+                                     f"SQLite 路径 {self.path!r} 是一个文件夹：请给出"
+                                     "其中的文件名，例如 sessions.db"))
             if not os.path.exists(self.path):
                 if not create:  # e.g. `sessions list`: looking must not create it
-                    raise StoreError(f"the SQLite file {self.path!r} does not exist: "
-                                     "check the path (chat --session creates it)")
+                    raise StoreError(say(
+                        f"the SQLite file {self.path!r} does not exist: check the path "
+                        "(chat --session creates it)",
+                        f"SQLite 文件 {self.path!r} 不存在：请检查路径"
+                        "（chat --session 会创建它）"))
                 create_private(self.path)
             self.key = "sqlite:" + os.path.realpath(self.path)
         self._lock = threading.RLock()
@@ -81,18 +88,25 @@ class SqliteStore(StoreBase):
         except sqlite3.Error as error:
             text = str(error)
             if "locked" in text or "busy" in text:
-                fix = (f"another process held it for more than {self.lock_wait:g} s;"
-                       " try again when it is done")
+                fix = say(f"another process held it for more than "
+                          f"{self.lock_wait:g} s; try again when it is done",
+                          f"另一个进程占用它超过 {self.lock_wait:g} 秒；"
+                          "请等它结束后重试")
             elif "not a database" in text or "malformed" in text:
-                fix = "the file is not an intact SQLite database: move it away"
+                fix = say("the file is not an intact SQLite database: move it away",
+                          "这个文件不是完好的 SQLite 数据库：请把它移走")
             elif "readonly" in text or "unable to open" in text:
-                fix = "check that the file and its folder are writable"
+                fix = say("check that the file and its folder are writable",
+                          "请检查文件及其文件夹是否可写")
             elif "full" in text or "disk I/O" in text:
-                fix = "free some disk space, then try again; nothing was written"
+                fix = say("free some disk space, then try again; nothing was written",
+                          "请腾出磁盘空间后重试；没有写入任何内容")
             else:
                 raise
-            raise StoreError(f"cannot {doing} the SQLite file {self.path!r} ({text}):"
-                             f" {fix}") from None
+            raise StoreError(say(
+                f"cannot {doing} the SQLite file {self.path!r} ({text}): {fix}",
+                f"无法{DOING_ZH[doing]} SQLite 文件 {self.path!r}（{text}）：{fix}")
+                ) from None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -129,7 +143,8 @@ class SqliteStore(StoreBase):
         check_name(name)
         with self.transaction() as db:
             if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
-                raise ValueError(f"session {name!r} already exists: load it instead")
+                raise ValueError(say(f"session {name!r} already exists: load it "
+                                     "instead", f"会话 {name!r} 已存在：请直接加载它"))
             now = self.clock()
             db.execute("INSERT INTO sessions (name, strategy, created_at, updated_at)"
                        " VALUES (?, ?, ?, ?)", (name, strategy, now, now))

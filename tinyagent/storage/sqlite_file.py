@@ -14,6 +14,7 @@ import contextlib
 import os
 import sqlite3
 
+from ..lang import say
 from .base import StoreError
 
 SCHEMA = """
@@ -48,10 +49,13 @@ def create_private(path: str) -> None:
         pass  # another process was faster: fine
     except OSError as error:
         folder = os.path.dirname(os.path.abspath(path))
-        why = ("its folder does not exist: create it" if not os.path.isdir(folder)
-               else "its folder is not writable: choose another path")
-        raise StoreError(f"cannot create the SQLite file {path!r} ({error.strerror}):"
-                         f" {why}") from None
+        why = (say("its folder does not exist: create it", "它的文件夹不存在：请先创建")
+               if not os.path.isdir(folder) else
+               say("its folder is not writable: choose another path",
+                   "它的文件夹不可写：请换一个路径"))
+        raise StoreError(say(
+            f"cannot create the SQLite file {path!r} ({error.strerror}): {why}",
+            f"无法创建 SQLite 文件 {path!r}（{error.strerror}）：{why}")) from None
 
 
 def check_layout(conn: sqlite3.Connection, path: str) -> bool:
@@ -59,10 +63,12 @@ def check_layout(conn: sqlite3.Connection, path: str) -> bool:
         one of a newer layout, is refused before anything is written to it."""
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StoreError(f"the SQLite file {path!r} was written by a newer "
-                             f"TinyAgent (layout {version}; this one reads "
-                             f"{SCHEMA_VERSION}): upgrade tinyagent, or choose "
-                             "another file")
+            raise StoreError(say(
+                f"the SQLite file {path!r} was written by a newer TinyAgent (layout "
+                f"{version}; this one reads {SCHEMA_VERSION}): upgrade tinyagent, or "
+                "choose another file",
+                f"SQLite 文件 {path!r} 由更新版本的 TinyAgent 写入（格式 {version}；"
+                f"本版本读取格式 {SCHEMA_VERSION}）：请升级 tinyagent，或换一个文件"))
         tables = {row[0] for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
             "'sqlite_%'")}
@@ -71,9 +77,11 @@ def check_layout(conn: sqlite3.Connection, path: str) -> bool:
         found = {t: [c[1] for c in conn.execute(f"PRAGMA table_info({t})")]
                  for t in COLUMNS if t in tables}
         if found != COLUMNS:
-            raise StoreError(f"the SQLite file {path!r} is not a TinyAgent "
-                             "session database (its tables are another "
-                             "application's): choose another file")
+            raise StoreError(say(
+                f"the SQLite file {path!r} is not a TinyAgent session database (its "
+                "tables are another application's): choose another file",
+                f"SQLite 文件 {path!r} 不是 TinyAgent 的会话数据库（其中的表属于别的"
+                "应用）：请换一个文件"))
         return True
 
 
