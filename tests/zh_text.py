@@ -64,6 +64,7 @@ CODE = re.compile(
     r"|\b(?:True|False|None|def|self|return|import|from|lambda)\b"  # Python itself
     r"|(?:(?<=[:,] )|(?<=\[))(?:true|false|null)\b"  # JSON values: "ok": true
     r"|\b[a-z][a-z0-9+.-]*://\S+"                  # URLs: https://, sqlite:///
+    r"|(?<![\w/])/[\w.@-]+(?:/[\w.@-]+)+"           # file paths: /tmp/x/sessions.db
     r"|'[A-Za-z_]\w*'"                             # a str's repr: 'user', 'alice'
     r"|(?<=:\s)\"\w+\""                           # a one-word JSON value: "function"
     r"|\"[A-Za-z_]\w*…"                            # a JSON key or value cut short
