@@ -45,12 +45,11 @@ SCENARIO = [
      r"0 / 8,000 token"),
     ("slide 0 1", "a slider acts", "status",
      r"New conversation: structured\(keep_recent_turns=3, ",
-     r"新对话：structured\(keep_recent_turns=3, "),
-    ("menu window", "the strategy menu swaps strategy and sliders", "status",
-     r"New conversation: window\(max_messages=6\)$",
-     r"新对话：window\(max_messages=6\)$"),
+     r"新对话：结构化（原样保留轮数 3，"),
+    ("menu {window}", "the strategy menu swaps strategy and sliders", "status",
+     r"New conversation: window\(max_messages=6\)$", r"新对话：窗口（最多消息数 6）$"),
     ("slide 0 1", "the new slider acts", "status", r"window\(max_messages=7\)$",
-     r"window\(max_messages=7\)$"),
+     r"窗口（最多消息数 7）$"),
     ("enter {order}", "Enter sends: the panel lists the turn", "panel",
      r"Memory: 2 messages[\s\S]*user[\s\S]*assistant", r"记忆：2 条消息[\s\S]*用户"),
     ("", "the status counts the turn", "status", r"^Conversation: .* · 1 turn sent",
@@ -63,7 +62,7 @@ SCENARIO = [
      r"· 已发送 2 轮$"),
     ("laptop", "summary chosen, the conversation kept", "status",
      r"summary\(threshold=10, keep_recent=4\) · 2 turns sent",
-     r"summary\(threshold=10, keep_recent=4\) · 已发送 2 轮"),
+     r"摘要（压缩阈值 10，原样保留消息数 4） · 已发送 2 轮"),
     ("slide 1 6", "an impossible setting is explained", "status",
      r"^⚠ keep_recent .* until that is fixed\.",
      r"^⚠ keep_recent .*改好之前不使用记忆。"),
@@ -71,11 +70,12 @@ SCENARIO = [
 WORDS = {"en": {"order": "Where is my order 88231?",
                 "refund": "I want a refund, it won't go back to its dock",
                 "typed": "Where is my order 88231? add a bad item, dd mz",
-                "you": "You:"},
+                "you": "You:", "window": "window", "summary": "summary"},
          "zh": {"order": "帮我查一下订单 88231 的物流到哪了",
                 "refund": "我要退款，它回不了充电座",
                 "typed": "订单 88231 到哪了？再加一个坏的商品，dd mz",
-                "you": "你："}}
+                "you": "你：", "window": "窗口", "summary": "摘要"}}
+# (The strategy menu lists each strategy by its title in the page's language.)
 
 
 def playground(page: Any) -> Any:
@@ -138,7 +138,7 @@ def exercise_playground(page: Any, out: Path, check: Check, lang: str = "en") ->
         elif verb == "laptop":  # then an impossible setting: summary, keep_recent 10
             page.set_viewport_size({"width": 1366, "height": 768})
             page.evaluate(f"() => {APP}.shell.activateById('filebrowser')")
-            pg.locator("select").select_option("summary")
+            pg.locator("select").select_option(WORDS[lang]["summary"])
         try:  # the kernel answers asynchronously: wait up to 20 s for the text
             where[what].filter(has_text=re.compile(pattern)).wait_for(timeout=20_000)
             check(f"{stem}: {name}", True, "")
@@ -166,7 +166,7 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     new = pg.locator("button:has-text('New conversation'), button:has-text('新对话')")
     if new.count():
         new.click()
-    pg.locator("select").select_option("window")  # cheap turns, for 60 quick sends
+    pg.locator("select").select_option(WORDS[lang]["window"])  # cheap turns: 60 sends
     before = len(sent_texts(pg, lang))
     typed, first = WORDS[lang]["typed"], WORDS[lang]["order"]
     box.click()
