@@ -30,9 +30,15 @@ matplotlib.use("Agg")
 @pytest.fixture(scope="module", params=["en", "zh"])
 def evaluation(request):
     """The 50-turn evaluation of every strategy, in English and in Chinese (each over
-    its own store), run once a language for the module (~1 s each): the rules below
-    hold in both."""
-    return evaluate(LlmClient(offline=True), planted_dialog(lang=request.param))
+    its own store, and the package set to that language, as in its notebook), run
+    once a language for the module (~1 s each): the rules below hold in both."""
+    from tinyagent.lang import set_lang
+
+    set_lang(request.param)
+    try:
+        return evaluate(LlmClient(offline=True), planted_dialog(lang=request.param))
+    finally:
+        set_lang("en")
 
 
 # -- the generator
@@ -257,3 +263,16 @@ def test_a_probe_is_labelled_in_the_pages_language():
     assert refund.label("zh") == f"退款编号 {refund.expected}"
     assert refund.label("en") == f"refund {refund.expected}"
     assert all(is_chinese(p.label("zh")) for p in dialog.probes + dialog.fact_probes)
+
+
+def test_the_tuning_hints_quote_the_measured_hybrid(evaluation):
+    """06.tune_hybrid's hints quote hybrid 4/8's peak and tokens sent, in each
+    language: they are the figures this evaluation measures, not older ones."""
+    from pathlib import Path
+
+    import tinyagent.course.exercises.nb06 as nb06
+
+    hybrid = next(s for s in evaluation.scores if s.strategy == "hybrid 4/8")
+    source = Path(nb06.__file__).read_text(encoding="utf-8")
+    for figure in (hybrid.peak_prompt_tokens, hybrid.total_tokens):
+        assert f"{figure:,}" in source, f"nb06's hints do not quote {figure:,}"
