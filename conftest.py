@@ -9,11 +9,18 @@
   PYTHONDONTWRITEBYTECODE set, every worker and each of the notebooks' kernels
   compiles it again (about 3 s of CPU over the suite).
 - With `-n auto`, one xdist worker more than the cores (below).
+- The notebooks' kernels are forks of one warm parent that has already imported the
+  SDK, matplotlib and the rest (tests/kernel_pool.py says why and how).
 """
 
 import compileall
+import json
 import os
+import shutil
+import socket
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ["TINYAGENT_OFFLINE"] = "1"
@@ -36,3 +43,57 @@ def pytest_xdist_auto_num_workers(config) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         os.cpu_count() or 1)
     return cores + 1
+
+
+POOL = Path(__file__).parent / "tests" / "kernel_pool.py"
+POOL_KERNEL = "tinyagent-pool"
+
+
+def pool_wanted(config) -> bool:
+    """Forked kernels where fork is safe (Linux) and notebooks are about to run."""
+    if os.environ.get("TINYAGENT_KERNEL_POOL", "").lower() in ("off", "0", "no"):
+        return False
+    if not (sys.platform.startswith("linux") and hasattr(socket, "send_fds")):
+        return False
+    if not getattr(config.option, "nbval", False):
+        return False
+    paths = [Path(arg.split("::")[0]) for arg in config.args]
+    return any(path.suffix == ".ipynb" or (path.is_dir() and any(path.rglob("*.ipynb")))
+               for path in paths)
+
+
+def pytest_configure(config) -> None:
+    if "PYTEST_XDIST_WORKER" not in os.environ and pool_wanted(config):
+        start_pool(config)
+    if os.environ.get("TINYAGENT_KERNEL_POOL", "").startswith("/"):  # workers too
+        config.option.nbval_current_env = False
+        config.option.nbval_kernel_name = POOL_KERNEL
+
+
+def start_pool(config) -> None:
+    """The warm parent, and a kernel spec whose command asks it for a kernel."""
+    folder = Path(tempfile.mkdtemp(prefix="tinyagent-kernels-"))
+    spec = folder / "kernels" / POOL_KERNEL
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, str(POOL), "launch", "-f", "{connection_file}"],
+        "display_name": "Python 3 (forked from a warm parent)",
+        "language": "python", "metadata": {"debugger": False}}))
+    path = str(folder / "pool.sock")
+    with open(path + ".log", "w", encoding="utf-8") as log:
+        config._kernel_pool = (folder, subprocess.Popen(
+            [sys.executable, str(POOL), "serve", path],
+            stdout=subprocess.DEVNULL, stderr=log, start_new_session=True))
+    os.environ["TINYAGENT_KERNEL_POOL"] = path  # inherited by workers and kernels
+    os.environ["TINYAGENT_KERNEL_POOL_PID"] = str(config._kernel_pool[1].pid)
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        filter(None, [str(folder), os.environ.get("JUPYTER_PATH")]))
+
+
+def pytest_unconfigure(config) -> None:
+    pool = getattr(config, "_kernel_pool", None)
+    if pool is not None:
+        folder, parent = pool
+        parent.terminate()
+        parent.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
