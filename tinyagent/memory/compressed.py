@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from ..checks import check_size
 from ..lang import is_chinese
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
-from .base import BaseChatMemory, check_size
+from .base import BaseChatMemory
 from .fence import summary_message, summary_text
 from .summarizer import Summarizer
 

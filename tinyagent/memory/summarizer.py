@@ -27,10 +27,10 @@ import json
 import warnings
 from collections.abc import Sequence
 
+from ..checks import check_size, error_lang
 from ..lang import get_lang, is_chinese, say
 from ..llm import LlmError, SupportsChat
 from ..messages import ChatMessage, Role, clip
-from .base import check_size, error_lang
 from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINES, Fit, ids_on
 from .budget import fit as one_rule
 
@@ -57,6 +57,7 @@ PROMPT_ZH = ("你负责为客服智能体的记忆总结一段客服对话。保
 PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
 # What a model call raises when the model, not our code, failed: the client's
 # LlmError, or a hand-made client's OSError (timeouts and lost connections too).
+# Any other error is a bug in our code, and surfaces.
 MODEL_ERRORS = (LlmError, OSError)
 # What the request says around the two parts, per language: (previous summary, no
 # summary yet, new messages). The offline model reads both languages' markers.
@@ -210,10 +211,7 @@ class Summarizer:
         self.calls += 1
         try:
             response = self.llm.chat(request)
-        # The model failed (LlmError) or a hand-made client's connection did (OSError,
-        # timeouts included): a summary is never worth losing the conversation for.
-        # Any other error is a bug, and surfaces.
-        except MODEL_ERRORS:
+        except MODEL_ERRORS:  # a summary is never worth losing the conversation for
             return None
         used = getattr(getattr(response, "usage", None), "total_tokens", None)
         if not isinstance(used, int):

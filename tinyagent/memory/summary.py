@@ -22,9 +22,9 @@ structured summaries and compressing in the background (notebook 07).
 
 from __future__ import annotations
 
+from ..checks import check_size, error_lang
 from ..lang import say
 from ..llm import SupportsChat
-from .base import check_size, error_lang
 from .budget import DEFAULT_SUMMARY_TOKENS
 from .compressed import CompressedChatMemory, compression_cut
 from .summarizer import Summarizer

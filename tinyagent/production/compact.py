@@ -28,9 +28,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..checks import check_size, error_lang
 from ..lang import say
 from ..llm import SupportsChat
-from ..memory.base import BaseChatMemory, check_size, error_lang
+from ..memory.base import BaseChatMemory
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.compressed import compression_cut
 from ..memory.fence import summary_message, summary_text

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from ..checks import check_size
 from ..llm import SupportsChat
-from ..memory.base import check_size, split_turns
+from ..memory.base import split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.compressed import SummaryState
 from ..messages import ChatMessage, Role
