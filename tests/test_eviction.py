@@ -84,8 +84,8 @@ def test_a_chinese_ids_line_is_read_and_rebuilt_in_chinese():
 
 
 def test_the_production_summarizers_fit_with_the_ladder():
-    """Notebook 04's summarizer keeps its one rule; notebook 07's structured summary
-    and notebook 06's compact memory fit with the ladder, and `fit=` picks either."""
+    """The production summaries (structured, compact) are fitted by the ladder;
+    notebook 04's summarizer by its one rule, unless `fit=` names another."""
     from tinyagent import LlmClient
     from tinyagent.memory import Summarizer, budget
     from tinyagent.production import CompactChatMemory, StructuredSummarizer
