@@ -1,4 +1,5 @@
-"""Rules of the summary budget: bounded means bounded, and what goes first."""
+"""Rules of notebook 04's summary budget: bounded means bounded, the oldest line goes
+first, and the ids of what went stay."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,7 +11,6 @@ from tinyagent.tokens import count_tokens
 SUMMARY = "\n".join([
     "- Order 88231: S10 Pro, delivered 2026-06-22, SF Express SF1234567890",
     "- Refund RF20260701001: order 88231, ¥1999, pending inspection",
-    "- Policy: approved refunds reach the original payment method in 1–3 days",
     "- Product S20 Pro: ¥2499, launch offer: ¥200 off until 2026-07-15",
     "- Order 90417: AirX Earbuds, in transit, YTO Express YT5566778899"])
 
@@ -21,44 +21,42 @@ def test_within_budget_nothing_changes():
     assert fitted.text == SUMMARY and fitted.evicted == []
 
 
-def test_oldest_resolved_fact_goes_first_and_its_ids_stay():
-    """Over budget, the oldest resolved line goes first; its ids move to the ids
-    line; the open matters (pending refund, order in transit) stay whole."""
+def test_the_oldest_line_goes_first_and_its_ids_stay():
+    """Over budget, the oldest line goes, whatever it says; the ids only it held
+    move to the ids line, and the newer lines stay word for word."""
+    lines = SUMMARY.splitlines()
     fitted = fit(SUMMARY, count_tokens(SUMMARY) - 5, find_ids)
-    assert fitted.evicted == [SUMMARY.splitlines()[0]]
-    assert fitted.text.endswith(f"{IDS_LINE}SF1234567890")
-    assert "pending inspection" in fitted.text and "in transit" in fitted.text
+    assert fitted.evicted == lines[:1]
+    assert fitted.text == "\n".join([*lines[1:], f"{IDS_LINE}SF1234567890"])
 
 
-def test_open_matters_and_their_ids_are_kept_longest():
-    """At a tight budget every resolved fact and id has gone before an open one."""
-    fitted = fit(SUMMARY, 45, find_ids)
-    assert "RF20260701001" in fitted.text or "YT5566778899" in fitted.text
-    assert "S20 Pro" not in fitted.text and "SF1234567890" not in fitted.text
-    assert fitted.evicted[:3] == [SUMMARY.splitlines()[i] for i in (0, 2, 3)]
+def test_lines_go_oldest_first_until_the_summary_fits():
+    """A tighter budget takes the next oldest lines, in order, and no more than it
+    must: the newest line stays; an id moves when no line left names it, and the
+    ids line lists the ids in the order their lines went."""
+    lines = SUMMARY.splitlines()
+    fitted = fit(SUMMARY, 50, find_ids)
+    assert fitted.evicted == lines[:3]
+    assert fitted.text.splitlines() == [
+        lines[3], f"{IDS_LINE}SF1234567890, RF20260701001, 88231"]
+    assert count_tokens(fitted.text) <= 50
+    assert count_tokens(f"{lines[2]}\n{fitted.text}") > 50  # one more line: over
 
 
-def test_the_ids_line_cannot_take_over_the_summary():
-    """The guard's ids line holds at most a quarter of the budget: oldest ids go."""
-    ids = ", ".join(str(10000 + i) for i in range(200))
-    products = "\n".join(f"- Product S{i} Pro: ¥{1000 + i}" for i in range(20))
-    fitted = fit(f"{products}\n{IDS_LINE}{ids}", 200, find_ids)
-    line = fitted.text.splitlines()[-1]
-    assert count_tokens(line) <= 50 and line.endswith("10199")
-    assert fitted.evicted[0] == "10000"
-    assert "- Product S19 Pro: ¥1019" in fitted.text
+def test_with_one_line_left_the_oldest_ids_go():
+    """When only one fact line is left, the ids line gives up its oldest ids; the
+    last line stays whole."""
+    ids = ", ".join(str(10000 + i) for i in range(40))
+    fitted = fit(f"- Order 90417: in transit\n{IDS_LINE}{ids}", 40, find_ids)
+    assert fitted.text.startswith("- Order 90417: in transit\n")
+    assert fitted.evicted[:2] == ["10000", "10001"]
+    assert fitted.text.endswith("10039") and count_tokens(fitted.text) <= 40
 
 
-def test_a_line_of_items_loses_its_oldest_item_first():
-    """A resolved line of several items ("- Products: a; b; c") loses its first,
-    oldest item, not the whole line; the newest items stay."""
-    line = "- Products: S20 Pro ¥2499 (¥200 off); S20 Max ¥2999; AirX ¥399"
-    fitted = fit(f"{line}\n- Order 90417: AirX, in transit, YT5566778899",
-                 count_tokens(line) + 10, find_ids)
-    assert fitted.evicted == ["S20 Pro ¥2499 (¥200 off)"]
-    assert "- Products: S20 Max ¥2999; AirX ¥399" in fitted.text
-    alone = fit("- 商品：A1 ¥1；B2 ¥2；C3 ¥3", 9, find_ids)
-    assert alone.text == "- 商品：C3 ¥3" and alone.evicted == ["A1 ¥1", "B2 ¥2"]
+def test_a_single_line_too_long_alone_is_clipped():
+    """A last line longer than the whole budget is cut, marked with an ellipsis."""
+    fitted = fit("- note: " + "many details " * 40, 30, find_ids)
+    assert fitted.text.endswith("…") and count_tokens(fitted.text) <= 30
 
 
 @settings(max_examples=40, deadline=None)

@@ -8,7 +8,8 @@ import pytest
 
 MODULES = ["tinyagent.memory.base", "tinyagent.memory.compressed",
            "tinyagent.memory.budget", "tinyagent.memory.entities",
-           "tinyagent.memory.fence", "tinyagent.production.incremental",
+           "tinyagent.memory.fence", "tinyagent.production.eviction",
+           "tinyagent.production.incremental",
            "tinyagent.lang"]
 
 

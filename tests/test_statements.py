@@ -149,9 +149,9 @@ def test_long_statements_are_shortened_keeping_numbers():
 
 
 def test_eviction_keeps_the_customers_words_over_resolved_facts():
-    """Under a tight budget, a delivered order goes before the delivery rule."""
-    from tinyagent.memory.budget import fit
+    """Under notebook 07's ladder, a delivered order goes before the delivery rule."""
     from tinyagent.memory.summarizer import find_ids
+    from tinyagent.production.eviction import fit
     summary = ("- Order 88231: S10 Pro, delivered, SF Express SF1234567890\n"
                "- Delivery: only deliver after 6 pm\n"
                "- Products: AirX ¥399; S20 Pro ¥2499")

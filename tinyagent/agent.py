@@ -10,9 +10,9 @@ tools. `lang` is the language of the agent's system prompt and printed trace: "e
 "zh", "auto" (each user message's own), or None, the package's setting read at every
 turn (`set_lang("zh")`, notebooks/zh/00). Whatever it is, the model is told to answer
 in the customer's language, and an apology follows the question's language. Here
-is the loop; a turn's bookkeeping is in turn.py, its trace in trace.py, and the
-checks of the agent's arguments in agent_args.py. Left out: streaming, parallel
-tool execution and human approval of tool calls.
+is the loop; a turn's bookkeeping is in turn.py, its trace in trace.py (printed by
+trace_lines.py), the checks of its arguments in agent_args.py. Left out: streaming,
+parallel tool execution and human approval of tool calls.
 """
 
 from __future__ import annotations
@@ -23,14 +23,16 @@ from .agent_args import (
     check_user_text,
     prompt_budget,
 )
+from .checks import check_size
 from .guards import APOLOGIES, apology
 from .lang import get_lang, is_chinese, say
 from .llm import SupportsChat
-from .memory.base import ChatMemory, check_size
+from .memory.base import ChatMemory
 from .messages import ChatMessage, Role, clip
 from .tokens import count_messages_tokens
 from .tools.registry import ToolRegistry, check_agent_parts
-from .trace import TRACE_LABELS, RunTrace, Step, step_lines, stop_line
+from .trace import RunTrace, Step
+from .trace_lines import TRACE_LABELS, step_lines, stop_line
 from .turn import Turn
 
 # `clip`, `Step` and `RunTrace` are imported from here by notebooks and older code.
@@ -151,7 +153,7 @@ class ReActAgent:
             if turn.repeats >= 2:  # warned once already: stop the turn
                 return self._stop(turn, "repeated_call", tokens)
             turn.act(step, self.tools, refused, self.max_tool_calls_per_step)  # act
-            self._say_step(number, step)  # the results are in: the model observes them
+            self._say(*step_lines(number, step, self.trace_labels))  # observe
             if turn.circling():
                 return self._stop(turn, "no_progress", tokens)
         return self._stop(turn, "max_steps", 0)
@@ -186,10 +188,6 @@ class ReActAgent:
         except Exception as exc:  # a database, say: read-only, locked, full
             raise TurnNotSavedError(answer, exc) from exc
 
-    def _say(self, line: str) -> None:
-        if self.verbose:
-            print(line)
-
-    def _say_step(self, number: int, step: Step) -> None:
-        for line in step_lines(number, step, self.trace_labels):
-            self._say(line)
+    def _say(self, *lines: str) -> None:
+        if self.verbose and lines:
+            print(*lines, sep="\n")

@@ -11,7 +11,7 @@ cap is the client's `max_reply_tokens`). Left out: checks of the tools' schemas
 
 from __future__ import annotations
 
-from .memory.base import check_size
+from .checks import check_size
 
 AGENT_LANGS = ("en", "zh", "auto", None)
 DEFAULT_PROMPT_TOKENS = 8000  # the budget notebook 02 watches a conversation grow to

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..display import memory_html
-from ..lang import get_lang, say
+from ..lang import say
 from ..messages import ChatMessage, Role
 from ..tokens import count_message_tokens
 
@@ -74,29 +74,6 @@ def drop_orphans(messages: Iterable[ChatMessage]) -> list[ChatMessage]:
     called = {c.id for m in messages for c in m.tool_calls}
     return [m for m in messages
             if m.role is not Role.TOOL or m.tool_call_id in called]
-
-
-def error_lang(lang: str | None) -> str:
-    """The language of a memory's errors: `lang`, or the package's (`set_lang`) for
-    None and for "auto" (no customer has written yet when a constructor checks)."""
-    chosen = get_lang() if lang in (None, "auto") else lang
-    return "zh" if chosen == "zh" else "en"
-
-
-def check_size(name: str, value: int, minimum: int, why: str, *,
-               why_zh: str | None = None, lang: str | None = None) -> None:
-    """Constructor check shared by the strategies and the agent: one line naming
-    the parameter, its value and the rule, in `lang` (`why_zh` is the rule in
-    Chinese). True and 1.5 are not sizes."""
-    lang = error_lang(lang)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(say(f"{name} must be an int (a whole number), got {value!r}",
-                             f"{name} 必须是整数，当前为 {value!r}", lang))
-    if value < minimum:
-        rule = why_zh or why
-        raise ValueError(say(f"{name} must be >= {minimum} ({why}), got {value}",
-                             f"{name} 至少为 {minimum}（{rule}），当前为 {value}",
-                             lang))
 
 
 class BaseChatMemory:

@@ -6,32 +6,16 @@ characters: a page of notes, a small share of an 8,000-token prompt budget). The
 budget is applied last, after the entity guard has appended the ids the model
 dropped, so those ids are inside it too.
 
-When the summary is over budget, something must go, in this order (each step is
-one function below, tried in turn until the summary fits):
-
-1. `drop_crowded_id`: the oldest ids of the "- ids kept:" line while that line
-   holds more than a quarter of the budget (ids of open matters stay);
-2. `drop_resolved_line`: the oldest resolved fact lines (a delivered order, a
-   product price); the ids a dropped line held move to the ids line, the cheapest
-   form of a fact. A line of several items ("- Products: S20 Pro ¥2499; AirX ¥399")
-   loses its first, oldest item first, and goes whole only when one item is left;
-3. `drop_resolved_id`: the oldest ids of resolved matters on the ids line;
-4. the oldest lines about open matters (pending, in transit, a request the
-   fallback quoted, and what the customer stated or was promised: "- Delivery:
-   after 6 pm"): `shrink_open_line` first cuts each to its ids and the word that
-   makes it open ("- 57100 (user asked)"), so it stays open in the next summary
-   too; then `drop_open_line` drops the shrunk lines, their ids moving to the ids
-   line; then `drop_open_id` drops those ids, oldest first. A last line still too
-   long alone is clipped.
-
-So what was settled long ago goes first, and the ids of what is still open stay
-longest. `fit` returns what it evicted; the memories count it in `stats()`. Left out:
-judging importance by meaning (a model could rank the lines; this is a rule).
+One rule: while the summary is over budget, the oldest fact line goes, and the ids
+it held move to the "- ids kept:" line, the cheapest form of a fact. When one fact
+line is left, the oldest ids go; a last line too long alone is clipped. `fit`
+returns what it evicted; the memories count it in `stats()`. Left out: which facts
+matter more than their age says (a refund still pending outlives a delivered order
+in notebook 07's ladder, tinyagent.production.eviction).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -41,15 +25,8 @@ DEFAULT_SUMMARY_TOKENS = 350  # ~1,400 characters of English at ~4 characters a 
 IDS_LINE = "- ids kept: "
 IDS_LINE_ZH = "- 保留编号："  # a Chinese summary's ids line (lang="zh")
 IDS_LINES = {"en": IDS_LINE, "zh": IDS_LINE_ZH}  # the ids line, per language
-OPEN = re.compile(r"pending|in transit|not shipped|processing|awaiting|open request"
-                  r"|requested|待|运输中|未发货|处理中"
-                  r"|user asked|用户问"  # a request the fallback quoted: open
-                  # what the customer asked for and why, and what the agent promised:
-                  # they hold until the customer says otherwise, so they count as open
-                  r"|^- (?:Delivery|Contact|Budget|Reason|Preference|Promise|Note|送货"
-                  r"|联系方式|预算|原因|偏好|承诺|备注)\b", re.I)
-
-ITEMS = re.compile(r"^(- [^:：;；]{1,20}[:：]\s*)(.*[;；].*)$")  # "- Label: a; b"
+# How a summary is fitted: (summary, max_summary_tokens, find_ids, ids_line).
+Fit = Callable[[str, int, Callable[[str], list[str]], str], "Fitted"]
 
 
 @dataclass
@@ -66,169 +43,48 @@ def ids_on(line: str) -> list[str] | None:
     return None if prefix is None else [i for i in line[len(prefix):].split(", ") if i]
 
 
-@dataclass
-class Draft:
-    """A summary being fitted: its fact lines, the ids line's ids, what went."""
-
-    lines: list[str]
-    ids: list[str]
-    ids_line: str
-    find_ids: Callable[[str], list[str]]
-    open_ids: set[str] = field(default_factory=set)  # ids named on an open line
-    evicted: list[str] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, summary: str, ids_line: str,
-           find_ids: Callable[[str], list[str]]) -> Draft:
-        lines = [line for line in summary.splitlines() if ids_on(line) is None]
-        ids = [i for line in summary.splitlines() for i in ids_on(line) or ()]
-        open_ids = {i for line in lines if OPEN.search(line) for i in find_ids(line)}
-        return cls(lines, ids, ids_line, find_ids, open_ids)
-
-    def text(self) -> str:
-        ids = [self.ids_line + ", ".join(self.ids)] if self.ids else []
-        return "\n".join(self.lines + ids)
-
-    def facts(self) -> list[int]:
-        """Indices of the fact lines (not the section headings), oldest first."""
-        return [k for k, line in enumerate(self.lines) if not line.startswith("## ")]
-
-    def resolved(self) -> list[int]:
-        return [k for k in self.facts() if not OPEN.search(self.lines[k])]
-
-    def drop_line(self, index: int) -> None:
-        """The oldest item of a line of items; else the line, its ids kept."""
-        items = ITEMS.match(self.lines[index])
-        if items is not None:  # the oldest item goes, the line stays
-            body = items.group(2)
-            cut = re.search(r"[;；]\s*", body)
-            assert cut is not None  # ITEMS matched a separator
-            self.lines[index] = items.group(1) + body[cut.end():]
-            self.evicted.append(body[: cut.start()])
-            return
-        line = self.lines.pop(index)
-        rest = "\n".join(self.lines)
-        demoted = [i for i in self.find_ids(line)
-                   if i not in rest and i not in self.ids]
-        self.ids[:0] = demoted  # old facts: their ids are the oldest on the line
-        self.evicted.append(line)
-
-    def drop_id(self, open_too: bool) -> bool:
-        """The oldest id (of a resolved matter unless `open_too`); False: none."""
-        index = next((k for k, i in enumerate(self.ids)
-                      if open_too or i not in self.open_ids), None)
-        if index is None:
-            return False
-        self.evicted.append(self.ids.pop(index))
-        return True
-
-
-# -- the steps of the module docstring, in order; each says whether it evicted
-def drop_crowded_id(draft: Draft, max_summary_tokens: int) -> bool:
-    """1. A resolved id, while the ids line holds more than a quarter of the budget."""
-    if not draft.ids:
-        return False
-    if count_tokens(draft.ids_line + ", ".join(draft.ids)) <= max_summary_tokens // 4:
-        return False
-    return draft.drop_id(open_too=False)
-
-
-def drop_resolved_line(draft: Draft, max_summary_tokens: int) -> bool:
-    """2. The oldest resolved line (or its oldest item), unless it is all there is."""
-    resolved = draft.resolved()
-    if not resolved:
-        return False
-    alone = len(draft.facts()) == 1 and not draft.ids
-    if alone and ITEMS.match(draft.lines[resolved[0]]) is None:
-        return False  # the last words: the open steps and the clip decide
-    draft.drop_line(resolved[0])
-    return True
-
-
-def drop_resolved_id(draft: Draft, max_summary_tokens: int) -> bool:
-    """3. The oldest id of a resolved matter."""
-    return draft.drop_id(open_too=False)
-
-
-def shrink_open_line(draft: Draft, max_summary_tokens: int) -> bool:
-    """4a. The oldest open line that can shrink: its ids and its open word stay."""
-    for k in draft.facts():
-        small = shrunk(draft.lines[k], draft.find_ids)
-        if small is not None:
-            draft.evicted.append(draft.lines[k])  # its wording
-            draft.lines[k] = small
-            return True
-    return False
-
-
-def drop_open_line(draft: Draft, max_summary_tokens: int) -> bool:
-    """4b. The oldest line, its ids moving to the ids line; never the last words."""
-    facts = draft.facts()
-    if len(facts) > 1 or (facts and draft.ids):
-        draft.drop_line(facts[0])
-        return True
-    return False
-
-
-def drop_open_id(draft: Draft, max_summary_tokens: int) -> bool:
-    """4c. The oldest id of all."""
-    return draft.drop_id(open_too=True)
-
-
-STEPS = (drop_crowded_id, drop_resolved_line, drop_resolved_id, shrink_open_line,
-         drop_open_line, drop_open_id)
-
-
 def fit(summary: str, max_summary_tokens: int, find_ids: Callable[[str], list[str]],
         ids_line: str = IDS_LINE) -> Fitted:
-    """`summary` within `max_summary_tokens` tokens, evicting by the first of STEPS that
-    can, again and again; the ids line is rebuilt as `ids_line` (IDS_LINE_ZH for a
-    Chinese summary).
+    """`summary` within `max_summary_tokens` tokens: the oldest line goes first, its
+    ids moving to the ids line (rebuilt as `ids_line`, IDS_LINE_ZH in Chinese).
 
-    24 tokens into 20: the delivered order (resolved) goes first, its ids moving to
-    the ids line; the pending refund (open) stays whole. Then the resolved ids go,
-    oldest first, until the summary fits.
+    27 tokens into 24: the oldest line, order 88231, goes; its tracking number stays
+    on the ids line (88231 stays too: the refund line still names it).
 
     >>> from tinyagent.memory.summarizer import find_ids
     >>> notes = ("- Order 88231: delivered, SF1234567890\\n"
-    ...          "- Refund RF20260701001: pending")
-    >>> fitted = fit(notes, 20, find_ids)
+    ...          "- Refund RF20260701001: order 88231")
+    >>> fitted = fit(notes, 24, find_ids)
     >>> print(fitted.text)
-    - Refund RF20260701001: pending
+    - Refund RF20260701001: order 88231
     - ids kept: SF1234567890
     >>> fitted.evicted
-    ['- Order 88231: delivered, SF1234567890', '88231']
+    ['- Order 88231: delivered, SF1234567890']
     """
-    draft = Draft.of(summary, ids_line, find_ids)
-    while count_tokens(draft.text()) > max_summary_tokens:
-        if not first_step(draft, max_summary_tokens):  # one line left, alone too long
-            return Fitted(_clip_tokens(draft.text(), max_summary_tokens), draft.evicted)
-    # A heading with no item left under it (notebook 07's sections) goes too.
-    lines = draft.lines
-    draft.lines = [line for k, line in enumerate(lines) if not line.startswith("## ")
-                   or (k + 1 < len(lines) and not lines[k + 1].startswith("## "))]
-    return Fitted(draft.text(), draft.evicted)
+    lines = [line for line in summary.splitlines() if ids_on(line) is None]
+    ids = [i for line in summary.splitlines() for i in ids_on(line) or ()]
+    evicted: list[str] = []
+    moved = 0  # ids moved from dropped lines: before the guard's, oldest first
+
+    def text() -> str:
+        return "\n".join(lines + ([ids_line + ", ".join(ids)] if ids else []))
+
+    while count_tokens(text()) > max_summary_tokens and (len(lines) > 1 or ids):
+        if len(lines) > 1:  # the oldest line; its ids join the oldest ids
+            line = lines.pop(0)
+            rest = "\n".join(lines)
+            new = [i for i in find_ids(line) if i not in rest and i not in ids]
+            ids[moved:moved] = new
+            moved += len(new)
+        else:  # the last line stays: the oldest id goes
+            line = ids.pop(0)
+        evicted.append(line)
+    if count_tokens(text()) > max_summary_tokens:  # one line left, alone too long
+        return Fitted(clip_tokens(text(), max_summary_tokens), evicted)
+    return Fitted(text(), evicted)
 
 
-def first_step(draft: Draft, max_summary_tokens: int) -> bool:
-    """Run the first step of STEPS that evicts something; False if none can."""
-    for step in STEPS:
-        if step(draft, max_summary_tokens):
-            return True
-    return False
-
-
-def shrunk(line: str, find_ids: Callable[[str], list[str]]) -> str | None:
-    """An open line cut to its ids and the word that makes it open; None for a
-    resolved line, a line without ids, or one that short already."""
-    found, mark = find_ids(line), OPEN.search(line)
-    if not found or not mark:
-        return None
-    small = f"- {', '.join(found)} ({mark.group(0).lstrip('- ')})"  # "- Reason" too
-    return small if len(small) < len(line) else None
-
-
-def _clip_tokens(text: str, max_summary_tokens: int) -> str:
+def clip_tokens(text: str, max_summary_tokens: int) -> str:
     """Cut characters off the end until the text fits, marking the cut with "…"."""
     while text and count_tokens(text + "…") > max_summary_tokens:
         text = text[: max(len(text) - 8, 0)]

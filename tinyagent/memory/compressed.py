@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from ..checks import check_size
 from ..lang import is_chinese
-from ..llm import SupportsChat
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
-from .base import BaseChatMemory, check_size
+from .base import BaseChatMemory
 from .fence import summary_message, summary_text
 from .summarizer import Summarizer
 
@@ -62,19 +62,6 @@ def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> i
             break
         cut += size
     return cut
-
-
-def check_summary_tokens(max_summary_tokens: int, lang: str | None = None) -> None:
-    """The summary's budget, checked in the memory's own name for it."""
-    check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
-               why_zh="要装得下几条事实", lang=lang)
-
-
-def plain_summarizer(llm: SupportsChat, max_summary_tokens: int,
-                     lang: str | None = None) -> Summarizer:
-    """Notebook 04's summarizer with the memory's summary budget and language."""
-    check_summary_tokens(max_summary_tokens, lang)
-    return Summarizer(llm, max_summary_tokens, lang=lang)
 
 
 class CompressedChatMemory(BaseChatMemory):

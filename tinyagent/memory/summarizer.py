@@ -14,8 +14,8 @@ a new summary, then two guards make it safe to forget the originals:
   the entity guard keeps every id; the wording itself is clipped.
 
 A reply cut off at the length limit (finish_reason "length") is treated as a failed
-call. Last, the budget in tokens (budget.py): when the summary is full, the oldest
-resolved facts go first and the ids of open matters stay longest. With lang="zh" the
+call. Last, the budget in tokens (budget.py): when the summary is full, its oldest
+lines go first, their ids kept (`fit=` takes notebook 07's ladder). With lang="zh" the
 prompt, the request's markers, the fallback's labels and the ids line are Chinese
 (notebooks/zh/04 shows them); lang="auto" picks by the customer's words, per
 request. Left out: structured summaries, async refresh and persistence (notebook 07).
@@ -27,11 +27,12 @@ import json
 import warnings
 from collections.abc import Sequence
 
+from ..checks import check_size, error_lang
 from ..lang import get_lang, is_chinese, say
 from ..llm import LlmError, SupportsChat
 from ..messages import ChatMessage, Role, clip
-from .base import check_size, error_lang
-from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINES, fit, ids_on
+from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINES, Fit, ids_on
+from .budget import fit as one_rule
 
 # Notebooks import these from here: the guard, the fence and the ids lines.
 from .budget import IDS_LINE, IDS_LINE_ZH  # noqa: F401  # isort: skip
@@ -56,6 +57,7 @@ PROMPT_ZH = ("你负责为客服智能体的记忆总结一段客服对话。保
 PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
 # What a model call raises when the model, not our code, failed: the client's
 # LlmError, or a hand-made client's OSError (timeouts and lost connections too).
+# Any other error is a bug in our code, and surfaces.
 MODEL_ERRORS = (LlmError, OSError)
 # What the request says around the two parts, per language: (previous summary, no
 # summary yet, new messages). The offline model reads both languages' markers.
@@ -134,13 +136,14 @@ class Summarizer:
     `lang`: "en", "zh", "auto" (the dialog's language, `dialog_lang`, for each
     request), or None: the package's (`set_lang`) when it is built. It picks the
     prompt, unless one is given, the request's markers, the fallback's labels and
-    the guard's ids line. `max_summary_tokens` is the summary's budget (budget.py).
+    the guard's ids line. `max_summary_tokens` is the summary's budget, and `fit` how
+    a summary is cut to it (budget.py's one rule; notebook 07 passes its ladder).
     """
 
     def __init__(self, llm: SupportsChat,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
                  prompt: str | None = None, lang: str | None = None, *,
-                 max_tokens: int | None = None) -> None:
+                 max_tokens: int | None = None, fit: Fit = one_rule) -> None:
         if not callable(getattr(llm, "chat", None)):
             kind = type(llm).__name__
             raise TypeError(say("llm must have a chat(messages) method, e.g. "
@@ -159,7 +162,7 @@ class Summarizer:
         check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
                    why_zh="要装得下几条事实", lang=lang)
         self.llm, self.prompt, self.lang = llm, prompt, lang
-        self.max_summary_tokens = max_summary_tokens
+        self.max_summary_tokens, self.fit_rule = max_summary_tokens, fit
         self.calls = 0  # model calls made, failed ones included
         self.tokens = 0  # prompt + completion tokens those calls reported
         self.fallbacks = 0  # summaries built by the rule-based merge
@@ -208,10 +211,7 @@ class Summarizer:
         self.calls += 1
         try:
             response = self.llm.chat(request)
-        # The model failed (LlmError) or a hand-made client's connection did (OSError,
-        # timeouts included): a summary is never worth losing the conversation for.
-        # Any other error is a bug, and surfaces.
-        except MODEL_ERRORS:
+        except MODEL_ERRORS:  # a summary is never worth losing the conversation for
             return None
         used = getattr(getattr(response, "usage", None), "total_tokens", None)
         if not isinstance(used, int):
@@ -223,7 +223,8 @@ class Summarizer:
 
     def fit(self, summary: str, lang: str = "en") -> str:
         """The budget, last: the guarded ids are inside it too."""
-        fitted = fit(summary, self.max_summary_tokens, find_ids, IDS_LINES[lang])
+        fitted = self.fit_rule(summary, self.max_summary_tokens, find_ids,
+                               IDS_LINES[lang])
         self.evicted += len(fitted.evicted)
         self.last_evicted = fitted.evicted
         return fitted.text

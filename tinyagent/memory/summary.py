@@ -22,11 +22,12 @@ structured summaries and compressing in the background (notebook 07).
 
 from __future__ import annotations
 
+from ..checks import check_size, error_lang
 from ..lang import say
 from ..llm import SupportsChat
-from .base import check_size, error_lang
 from .budget import DEFAULT_SUMMARY_TOKENS
-from .compressed import CompressedChatMemory, compression_cut, plain_summarizer
+from .compressed import CompressedChatMemory, compression_cut
+from .summarizer import Summarizer
 
 __all__ = ["SummaryChatMemory", "check_sizes", "compression_cut"]
 
@@ -62,7 +63,7 @@ class SummaryChatMemory(CompressedChatMemory):
                  threshold_tokens: int | None = None, lang: str | None = None
                  ) -> None:
         check_sizes(threshold, keep_recent, self._size_names, lang)
-        super().__init__(plain_summarizer(llm, max_summary_tokens, lang),
+        super().__init__(Summarizer(llm, max_summary_tokens, lang=lang),
                          threshold_tokens=threshold_tokens)
         self.threshold, self.keep_recent = threshold, keep_recent
 

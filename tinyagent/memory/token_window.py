@@ -16,7 +16,8 @@ Left out: the system prompt and tool schemas, which the agent's own budget count
 
 from __future__ import annotations
 
-from .base import BaseChatMemory, check_size
+from ..checks import check_size
+from .base import BaseChatMemory
 
 
 class TokenWindowChatMemory(BaseChatMemory):

@@ -22,7 +22,8 @@ window (summary.py, hybrid.py).
 
 from __future__ import annotations
 
-from .base import BaseChatMemory, check_size
+from ..checks import check_size
+from .base import BaseChatMemory
 
 
 class SlidingWindowChatMemory(BaseChatMemory):

@@ -1,6 +1,7 @@
 """What production memory adds to the strategies: notebook 07 (the Nexus Agent design).
 
-One idea a module: structured (a summary with seven capped sections), incremental
+One idea a module: structured (a summary with seven capped sections), eviction
+(the ladder that fits a full summary: settled facts go before open ones), incremental
 (batches of whole turns), persistent (the record of what a summary covers, for
 any summary memory), background
 (compression on a thread pool), compact (notebook 06's cache-aware memory: what it
@@ -16,6 +17,7 @@ from .background import (
     shared_executor,
 )
 from .compact import CompactChatMemory
+from .eviction import fit as ladder_fit
 from .incremental import (
     Batch,
     IncrementalSummaryChatMemory,
@@ -42,5 +44,5 @@ __all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory",
            "IncrementalSummaryMemory", "PersistentChatMemory", "Recorded", "Session",
            "SessionInfo", "SessionManager", "SqliteStore", "StructuredSummarizer",
            "StructuredSummary", "SummaryState", "cap_items", "fallback_document",
-           "load_memory", "plan_batch", "recorded", "section_titles", "shared_executor",
-           "snapshot"]
+           "ladder_fit", "load_memory", "plan_batch", "recorded", "section_titles",
+           "shared_executor", "snapshot"]

@@ -28,14 +28,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..checks import check_size, error_lang
 from ..lang import say
 from ..llm import SupportsChat
-from ..memory.base import BaseChatMemory, check_size, error_lang
+from ..memory.base import BaseChatMemory
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from ..memory.compressed import compression_cut, plain_summarizer
+from ..memory.compressed import compression_cut
 from ..memory.fence import summary_message, summary_text
+from ..memory.summarizer import Summarizer
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
+from .eviction import fit as ladder
 
 
 class CompactChatMemory(BaseChatMemory):
@@ -59,7 +62,9 @@ class CompactChatMemory(BaseChatMemory):
         self.high_tokens, self.low_tokens = high_tokens, low_tokens
         self.max_summary_tokens = max_summary_tokens
         # One block's budget is the whole budget: a merge must fit in one block too.
-        self.summarizer = plain_summarizer(llm, max_summary_tokens, lang)
+        # Notebook 04's summarizer (it checks the budget), fitted by notebook 07's
+        # ladder (eviction.py).
+        self.summarizer = Summarizer(llm, max_summary_tokens, lang=lang, fit=ladder)
         # The fence's language, the summarizer's (compare sets the store's).
         self.fence_lang = self.summarizer.lang
         self._blocks: list[ChatMessage] = []  # fenced summaries, oldest first

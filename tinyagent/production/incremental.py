@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from ..checks import check_size
 from ..llm import SupportsChat
-from ..memory.base import check_size, split_turns
+from ..memory.base import split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from ..memory.compressed import SummaryState, check_summary_tokens
+from ..memory.compressed import SummaryState
 from ..messages import ChatMessage, Role
 from .persistent import PersistentChatMemory
 from .structured import MAX_RENDER_CHARS, StructuredSummarizer
@@ -123,7 +124,6 @@ class IncrementalSummaryChatMemory(PersistentChatMemory):
                    lang=lang)
         check_size("batch_turns", batch_turns, 1, "a compression takes a turn or more",
                    why_zh="一次压缩至少一轮", lang=lang)
-        check_summary_tokens(max_summary_tokens, lang)
         check_size("max_summary_chars", max_summary_chars, 200, "room for a few facts",
                    why_zh="要装得下几条事实", lang=lang)
         # the fence follows the summarizer's language (CompressedChatMemory)

@@ -3,7 +3,7 @@
 Introduced in notebook 07. A free-text summary grows and blurs; a small document
 with fixed sections stays readable and bounded: each section keeps at most 6 items
 of at most 80 characters (the newest win), the rendering fits in 1,400 characters,
-and then the token budget of notebook 04 applies (budget.py).
+and then the token budget applies, by notebook 07's eviction ladder (eviction.py).
 The model is asked for JSON; when the call fails, is cut off, or the JSON does not
 parse, the rule-based fallback merge of notebook 04 fills the sections instead (the
 user's requests quoted, the answers clipped), and the entity guard of notebook 04
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..lang import get_lang
 from ..llm import SupportsChat
-from ..memory.budget import DEFAULT_SUMMARY_TOKENS, ids_on
+from ..memory.budget import DEFAULT_SUMMARY_TOKENS, Fit, ids_on
 from ..memory.summarizer import (
     IDS_LINES,
     Summarizer,
@@ -34,6 +34,7 @@ from ..memory.summarizer import (
     required_ids,
 )
 from ..messages import ChatMessage, Role, clip
+from .eviction import fit as ladder
 
 MAX_ITEMS, MAX_ITEM_CHARS, MAX_RENDER_CHARS = 6, 80, 1400
 SECTIONS = {  # JSON key -> heading of the rendered summary, in rendering order
@@ -172,14 +173,15 @@ class StructuredSummarizer(Summarizer):
     def __init__(self, llm: SupportsChat, max_chars: int = MAX_RENDER_CHARS,
                  prompt: str | None = None, *,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 lang: str | None = None, max_tokens: int | None = None) -> None:
+                 lang: str | None = None, max_tokens: int | None = None,
+                 fit: Fit = ladder) -> None:
         if max_tokens is not None:  # the earlier name of the summary's budget
             warnings.warn("StructuredSummarizer(max_tokens=...) is now "
                           "max_summary_tokens=...", DeprecationWarning, stacklevel=2)
             max_summary_tokens = max_tokens
         lang = get_lang(lang)  # "en" or "zh"; None: the package's language
         super().__init__(llm, max_summary_tokens,
-                         PROMPTS[lang] if prompt is None else prompt, lang)
+                         PROMPTS[lang] if prompt is None else prompt, lang, fit=fit)
         self.max_chars = max_chars  # the rendering's cap; then the token budget
         self.last: StructuredSummary | None = None
 
