@@ -38,3 +38,20 @@ def test_not_a_hybrid_fails_every_case_by_name(capsys):
     assert result.passed == 0 and len(result.failures) == result.total
     assert sum(line.startswith("✗ FAIL") for line in out.splitlines()) == result.total
     assert out.count("got InMemoryChatMemory") == 1 and "✓" not in out
+
+
+def test_the_decisions_baseline_follows_the_reports_language():
+    """The cheapest strategy a decision is compared with writes its summaries in the
+    report's language, as the learner's memory does: a Chinese check after an English
+    one is not graded against the English summaries' cost (nor the reverse)."""
+    from tinyagent.course.exercises.nb06_cheapest import LENGTHS, _cheapest, cheapest
+    from tinyagent.course.language import get_lang, set_lang
+
+    turns, seed = LENGTHS[-1]  # the long chat: its summaries cost tokens
+    notebook = get_lang()
+    try:
+        for lang in ("en", "zh", "en"):
+            set_lang(lang)
+            assert cheapest(turns, seed) == _cheapest.__wrapped__(turns, seed, lang)
+    finally:
+        set_lang(notebook)
