@@ -82,6 +82,8 @@ class Remembered:
         return reply
 
     def __getattr__(self, name: str) -> Any:
+        if name == "llm":  # not set yet (a copy being made): no endless lookup
+            raise AttributeError(name)
         return getattr(self.llm, name)
 
     def __repr__(self) -> str:  # the learner's code may print the model it is given
