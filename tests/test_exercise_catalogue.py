@@ -5,8 +5,10 @@ The wrong solutions are in wrong_solutions.py; each checker module's test file
 The official solutions are read from the solutions notebooks: their imports,
 functions and classes are executed (not the cells that print), so the code a learner
 is shown is the code that is checked. Each checker is also run in Chinese
-(`check(..., lang="zh")`) on the same code, in the same test file, so the two
-languages share a worker's warm-up and cached measurements.
+(`check(..., lang="zh")`) on the same code and on the Chinese edition's own code
+(zh_solutions.py), in the same test file, so the two languages share a worker's
+warm-up and the checkers' remembered model replies; and each Chinese report is made
+once, then read by every test that asks a rule of it.
 """
 
 import ast
@@ -20,7 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 from wrong_solutions import CATALOGUE, fresh
-from zh_text import english_sentences
+from zh_text import english_sentences, stray_english
 
 from tinyagent.course.exercises import CHECKS, CheckResult, check
 from tinyagent.course.language import get_lang, set_lang
@@ -83,19 +85,36 @@ def stub(*args, **kwargs):
 
 
 def candidates(name: str) -> dict:
-    """The code an exercise is run on in Chinese: the official solution, a stub and
-    every wrong solution of the catalogue."""
-    return {"official": official(*OFFICIAL[name]), "stub": stub,
+    """The code an exercise is run on in Chinese: the official solution, as the
+    English and the Chinese notebook write it, a stub and every wrong solution of the
+    catalogue."""
+    from zh_solutions import chinese_official  # it reads OFFICIAL from this module
+
+    return {"official": official(*OFFICIAL[name]),
+            "official-zh": chinese_official(name), "stub": stub,
             **{slip: wrong for slip, wrong, _ in CATALOGUE[name]}}
 
 
-@functools.cache  # each Chinese run is shared by the tests that read it
 def chinese_report(name: str, who: str) -> tuple[CheckResult, str]:
-    """`check(name, candidate, lang="zh")` and what it printed, run once."""
+    """`check(name, candidate, lang="zh")` and what it printed, run once for each
+    piece of code (the Chinese official code is mostly the English one)."""
+    return _chinese_run(name, candidates(name)[who])
+
+
+@functools.cache  # each Chinese run is shared by the tests that read it
+def _chinese_run(name: str, code) -> tuple[CheckResult, str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        result = check(name, fresh(candidates(name)[who]), lang="zh")
+        result = check(name, fresh(code), lang="zh")
     return result, out.getvalue()
+
+
+ROLES = {"system", "user", "assistant", "tool"}  # role values, as code writes them
+
+
+def checkers_words(report: str) -> str:
+    """The checker's own words: the learner's values shown in quotes are data."""
+    return re.sub(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"", " ", report)
 
 
 def descriptions(name: str, candidate, lang: str) -> list[str]:
@@ -117,6 +136,9 @@ def checker_tests(notebook: str):
     wrongs = [pytest.param(name, wrong, case, id=f"{name}:{slip}")
               for name, entries in CATALOGUE.items() if name.startswith(f"{notebook}.")
               for slip, wrong, case in entries]
+    slips = [pytest.param(name, slip, id=f"{name}:{slip}")
+             for name, entries in sorted(CATALOGUE.items())
+             if name.startswith(f"{notebook}.") for slip, _, _ in entries]
 
     @pytest.mark.usefixtures("quiet")
     @pytest.mark.parametrize("name", names)
@@ -165,8 +187,28 @@ def checker_tests(notebook: str):
         assert "第一个 ✗ 未通过" in lines[0] and lines[1] == f"✗ 未通过  {chinese}", out
         assert result.failures[0] == chinese
 
+    @pytest.mark.parametrize("name", names)
+    def test_the_chinese_editions_official_code_passes(name):
+        """The official code as the Chinese notebook writes it (Chinese prompt,
+        labels, markers) passes its checker in Chinese, every case, with no English
+        word outside names."""
+        result, out = chinese_report(name, "official-zh")
+        assert result, out
+        assert stray_english(checkers_words(out.replace(name, " ")), ROLES) == [], out
+
+    @pytest.mark.parametrize("name, slip", slips)
+    def test_a_wrong_solution_is_shown_got_and_expected_in_chinese(name, slip):
+        """Every wrong solution's Chinese report shows evidence, 得到 (what the code
+        gave) and 应为 (what was expected), not only a hint, and no English."""
+        result, out = chinese_report(name, slip)
+        assert not result
+        assert "得到" in out and "应为" in out, out
+        assert stray_english(checkers_words(out.replace(name, " ")), ROLES) == [], out
+
     return (test_the_official_solution_passes,
             test_each_wrong_solution_is_rejected_naming_the_case,
             test_the_official_solution_passes_in_chinese,
             test_a_chinese_report_holds_no_english_sentence,
-            test_the_chinese_verdict_names_the_case_that_fails)
+            test_the_chinese_verdict_names_the_case_that_fails,
+            test_the_chinese_editions_official_code_passes,
+            test_a_wrong_solution_is_shown_got_and_expected_in_chinese)

@@ -1,7 +1,8 @@
 """Notebook 06's checkers (course/exercises/nb06.py): tune a hybrid, pick a memory.
 
 The official solutions pass, and each plausible wrong one is rejected, naming the case
-it breaks, in English and in Chinese (test_exercise_catalogue.py)."""
+it breaks, in English and in Chinese, where the Chinese edition's own code passes too
+(test_exercise_catalogue.py)."""
 
 import pytest
 from test_exercise_catalogue import checker_tests
@@ -11,7 +12,9 @@ from tinyagent.course.exercises import check
 
 (test_official_solutions_pass, test_wrong_solutions_are_rejected,
  test_official_solutions_pass_in_chinese, test_chinese_reports_hold_no_english,
- test_chinese_verdict_names_the_failing_case) = checker_tests("06")
+ test_chinese_verdict_names_the_failing_case,
+ test_the_chinese_editions_official_code_passes,
+ test_a_wrong_solution_is_shown_got_and_expected_in_chinese) = checker_tests("06")
 
 
 # the checkers refuse quickly what they cannot measure
@@ -35,3 +38,21 @@ def test_not_a_hybrid_fails_every_case_by_name(capsys):
     assert result.passed == 0 and len(result.failures) == result.total
     assert sum(line.startswith("✗ FAIL") for line in out.splitlines()) == result.total
     assert out.count("got InMemoryChatMemory") == 1 and "✓" not in out
+
+
+def test_the_decisions_baseline_follows_the_reports_language():
+    """The cheapest strategy a decision is compared with writes its summaries in the
+    report's language, as the learner's memory does: a Chinese check after an English
+    one is not graded against the English summaries' cost (nor the reverse)."""
+    from tinyagent.course.exercises.nb06_cheapest import LENGTHS, _cheapest, cheapest
+    from tinyagent.course.language import get_lang, set_lang
+
+    turns, seed = LENGTHS[-1]  # the long chat: its summaries cost tokens
+    fresh = {lang: _cheapest.__wrapped__(turns, seed, lang) for lang in ("en", "zh")}
+    notebook = get_lang()
+    try:
+        for lang in ("en", "zh", "en"):
+            set_lang(lang)
+            assert cheapest(turns, seed) == fresh[lang]
+    finally:
+        set_lang(notebook)

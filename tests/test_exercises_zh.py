@@ -1,28 +1,22 @@
 """The exercise checkers in Chinese: `check(..., lang="zh")`, or `set_lang("zh")`.
 
-Each checker's Chinese report (no English sentence, the failing case named first)
-is tested next to its English one, in test_exercises_nb00.py … nb07.py; here are the
-rules of the language itself: which one a report speaks, and how a crash reads; and,
-for every exercise, that the Chinese edition's own code (zh_solutions.py) passes and
-that every wrong solution is shown 得到 (what it gave) and 应为 (what was expected).
+Each checker's Chinese report is tested next to its English one, in
+test_exercises_nb00.py … nb07.py (test_exercise_catalogue.py): no English sentence,
+the failing case named first, the Chinese edition's own code (zh_solutions.py)
+passes, and every wrong solution is shown 得到 (what it gave) and 应为 (what was
+expected). Here are the rules of the language itself: which one a report speaks,
+and how a crash reads.
 """
 
-import contextlib
-import io
-import re
 
 import pytest
 from test_exercise_catalogue import OFFICIAL, chinese_report, official, stub
-from wrong_solutions import CATALOGUE, fresh
-from zh_solutions import chinese_official
-from zh_text import stray_english
 
 from tinyagent.course.exercises import check
 from tinyagent.course.exercises._errors import in_chinese
 from tinyagent.course.language import get_lang, set_lang
 
 CAP_ITEMS = "07.cap_items"  # a quick exercise: nine cases, no model call
-ROLES = {"system", "user", "assistant", "tool"}  # role values, as code writes them
 
 
 def test_every_stub_reads_as_one_chinese_line():
@@ -122,40 +116,3 @@ def test_the_offline_models_refusal_is_retold_in_chinese():
         "模型调用失败：离线模型返回 HTTP 400：messages[1]：角色为 'tool' 的消息，"
         "必须回应它前面带 'tool_calls' 的消息（tool_call_id 'call_7'）。模型服务"
         "拒绝了请求本身：请检查发出的消息（例如缺了调用的工具结果）")
-
-
-# -- every exercise in Chinese: the Chinese edition's own code passes, a wrong one is
-# shown what it got and what was expected, in Chinese.
-def _words(report):
-    """The checker's own words: the learner's values shown in quotes are data."""
-    return re.sub(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"", " ", report)
-
-
-def _report(name, code):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        result = check(name, fresh(code), lang="zh")
-    return result, out.getvalue()
-
-
-@pytest.mark.parametrize("name", sorted(OFFICIAL))
-def test_the_chinese_editions_official_code_passes(name):
-    """The official code as the Chinese notebook writes it (Chinese prompt, labels,
-    markers) passes its checker in Chinese, every case."""
-    result, out = _report(name, chinese_official(name))
-    assert result, out
-    assert stray_english(_words(out.replace(name, " ")), ROLES) == [], out
-
-
-WRONGS = [pytest.param(name, slip, wrong, id=f"{name}:{slip}")
-          for name, entries in sorted(CATALOGUE.items()) for slip, wrong, _ in entries]
-
-
-@pytest.mark.parametrize("name, slip, wrong", WRONGS)
-def test_a_wrong_solution_is_shown_got_and_expected_in_chinese(name, slip, wrong):
-    """Every wrong solution's Chinese report shows evidence, 得到 (what the code
-    gave) and 应为 (what was expected), not only a hint, and no English."""
-    result, out = _report(name, wrong)
-    assert not result
-    assert "得到" in out and "应为" in out, out
-    assert stray_english(_words(out.replace(name, " ")), ROLES) == [], out

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..language import get_lang, say, set_lang
@@ -163,6 +164,7 @@ def _check(name: str, candidate: Any) -> CheckResult:
                        [f.splitlines()[0][len(failed):] for f in failures])
 
 
+@cache  # once a process: a check is run hundreds of times in the tests
 def _load_all() -> None:
     """Import the per-notebook case modules (each registers its exercises)."""
     import importlib

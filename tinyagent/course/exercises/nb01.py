@@ -47,11 +47,11 @@ def turn_1(order: str) -> list[ChatMessage]:
 
 def _model_refunds(build_messages: Any, order: str) -> bool:
     """Send the built array to the offline model: does it refund `order`?"""
-    from ...llm import LlmClient
     from ...tools import bitmall_tools
+    from ._replies import Remembered
 
     request = build_messages(system(), turn_1(order), refund())
-    reply = LlmClient(offline=True).chat(
+    reply = Remembered().chat(
         request, tools=bitmall_tools(lang=get_lang()).schemas())
     calls = [(c.name, c.arguments.get("order_id")) for c in reply.tool_calls]
     return expect(calls, [("applyRefund", order)],

@@ -81,10 +81,10 @@ def _not_shared(memory_class: Any) -> bool:
 
 def _refunds_in_agent(memory_class: Any, order: str) -> bool:
     from ...agent import ReActAgent
-    from ...llm import LlmClient
     from ...tools import bitmall_tools
+    from ._replies import Remembered
 
-    agent = ReActAgent(LlmClient(offline=True), bitmall_tools(lang=get_lang()),
+    agent = ReActAgent(Remembered(), bitmall_tools(lang=get_lang()),
                        memory=memory_class(), verbose=False)
     agent.run(say(f"Where is my order {order}?", f"我的订单 {order} 到哪了？"))
     agent.run(say("I want a refund, it won't go back to its dock",

@@ -121,10 +121,10 @@ def _always_well_formed(memory_class: Any) -> bool:
 def _in_agent(memory_class: Any) -> bool:
     """Tool calls remembered: turn 2 refunds 88231 and no request is rejected."""
     from ...agent import ReActAgent
-    from ...llm import LlmClient
     from ...tools import bitmall_tools
+    from ._replies import Remembered
 
-    agent = ReActAgent(LlmClient(offline=True), bitmall_tools(lang=get_lang()),
+    agent = ReActAgent(Remembered(), bitmall_tools(lang=get_lang()),
                        memory=memory_class(1), verbose=False, remember_tool_calls=True)
     agent.run(say("Where is my order 88231?", "我的订单 88231 到哪了？"))
     agent.run(say("I want a refund, it won't go back to its dock",

@@ -49,7 +49,7 @@ def _all_ids(got: str) -> bool:
 
 def _offline(merge_summary: Any) -> bool:
     """Two dialogs, two orders: the old summary's ids and the new ones survive."""
-    from ...llm import LlmClient
+    from ._replies import Remembered
 
     other_previous = say("- User: Can you track order 55107?\n- Assistant: order "
                          "55107 (BitMall BandPro Fitness Band) was delivered; tracking "
@@ -62,7 +62,7 @@ def _offline(merge_summary: Any) -> bool:
                                        "55107, amount ¥699.", "已办好：订单 55107 的"
                                        "退款编号 RF20260701002，金额 ¥699。"))]
     for old, new in ((previous(), overflow()), (other_previous, other)):
-        got = merge_summary(LlmClient(offline=True), old, list(new))
+        got = merge_summary(Remembered(), old, list(new))
         ids = find_ids(old + render(new))
         missing = [i for i in ids if i not in got]
         if missing:
@@ -75,9 +75,9 @@ def _offline(merge_summary: Any) -> bool:
 
 def _bounded(merge_summary: Any) -> bool:
     """25 merges in a row: the summary stays near the package's, it does not grow."""
-    from ...llm import LlmClient
+    from ._replies import Remembered
 
-    llm = LlmClient(offline=True)
+    llm = Remembered()
     yours = ours = None
     for n, batch in enumerate(long_overflow(), 1):
         yours = merge_summary(llm, yours, list(batch))

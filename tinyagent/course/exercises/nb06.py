@@ -11,9 +11,8 @@ memory that writes seed 0's facts in by hand does not pass. The costs are measur
 at the source: the factory gets a metered model, every summarizer call must go
 through it and its tokens count whatever the memory's stats() say; each call of the
 factory must give a new, empty memory, and the summary must say more than its ids.
-
-`06.cheapest_recall` is in nb06_cheapest.py.
-Left out: a real model (the figures are the offline model's).
+`06.cheapest_recall` is in nb06_cheapest.py. Left out: a real model (the figures
+are the offline model's).
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ...llm import LlmClient
+from ...llm import SupportsChat
 from ...memory import HybridChatMemory
 from ...memory.summarizer import IDS_LINE, IDS_LINE_ZH
 from ..compare import run_strategy
@@ -30,6 +29,7 @@ from ..evaluation import Score, planted_dialog, score
 from ..language import get_lang, say
 from . import Case, Wrong, exercise
 from ._dialogs import dialog, stored
+from ._replies import Remembered
 
 PEAK_TARGET = 1_120  # peak prompt tokens of any call (4/8, on screen: 1,128)
 TOTAL_TARGET = 90_000  # every token sent, summarizer included (4/8: 93,963)
@@ -40,7 +40,7 @@ CALLS_TARGET = 25  # summarizer calls: a terse summary is cheap, but each call w
 OTHER_SEED = 5  # another order, so another tracking number to recall
 
 
-def _play(llm: LlmClient, make: Any, turns: int, seed: int,
+def _play(llm: SupportsChat, make: Any, turns: int, seed: int,
           lang: str | None = None) -> Score:
     """Score `make`'s memory on the planted dialog in `lang` (default: the report's
     language, so a Chinese report's numbers are the Chinese notebook's)."""
@@ -53,7 +53,7 @@ class Metered:
     """The model handed to the learner's factory: counts each call and its tokens
     where they are spent, so what a memory's stats() report does not matter."""
 
-    def __init__(self, llm: LlmClient) -> None:
+    def __init__(self, llm: SupportsChat) -> None:
         self.llm, self.calls, self.tokens = llm, 0, 0
 
     def chat(self, *args: Any, **kwargs: Any) -> Any:
@@ -76,7 +76,7 @@ class Measured:
     summarizer_calls: int
 
 
-def _measure(make_hybrid: Any, llm: LlmClient, seed: int) -> Measured:
+def _measure(make_hybrid: Any, llm: SupportsChat, seed: int) -> Measured:
     metered = Metered(llm)
     memory = make_hybrid(metered)
     _is_hybrid(memory)
@@ -111,7 +111,7 @@ def _measure(make_hybrid: Any, llm: LlmClient, seed: int) -> Measured:
                     got.prompt_tokens + metered.tokens, metered.calls)
 
 
-def _fresh_each_time(make_hybrid: Any, llm: LlmClient) -> bool:
+def _fresh_each_time(make_hybrid: Any, llm: SupportsChat) -> bool:
     """Two calls, two memories: the second is empty after the first is filled."""
     first = make_hybrid(Metered(llm))
     _is_hybrid(first)
@@ -139,7 +139,7 @@ def _is_hybrid(memory: Any) -> bool:
     return True
 
 
-def _recalls(make_hybrid: Any, llm: LlmClient, seed: int) -> bool:
+def _recalls(make_hybrid: Any, llm: SupportsChat, seed: int) -> bool:
     got = _measure(make_hybrid, llm, seed)
     if not all(got.recalled):
         facts = planted_dialog(50, seed, lang=get_lang()).facts
@@ -154,7 +154,7 @@ def _recalls(make_hybrid: Any, llm: LlmClient, seed: int) -> bool:
 
 @exercise("06.tune_hybrid")
 def _tune_hybrid_cases(make_hybrid: Any) -> Iterator[Case]:
-    llm = LlmClient(offline=True)
+    llm = Remembered()  # what any check asked before is answered from memory
     # The dialog is played once, by the first case that needs it, and not at all
     # when the memory is not a fresh hybrid; seed 5 only once seed 0 meets every
     # target. What went wrong first is kept, so that no case plays it again.

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from ...llm import LlmClient
 from ..catalogue import make_strategies
 from ..evaluation import Score
-from ..language import say
+from ..language import get_lang, say, set_lang
 from ..names import strategy_title
 from . import Case, Wrong, exercise
+from ._replies import Remembered
 from .nb06 import _play
 
 LENGTHS = ((6, 3), (30, 6))  # (turns, seed) of the decision's dialogs
@@ -32,12 +32,21 @@ DIALOG_LANG = "en"
 TOLERANCE = 1.05  # within 5 % of the cheapest counts as the cheapest
 
 
-@cache  # deterministic offline, and the slowest part: measured once a session
 def cheapest(turns: int, seed: int) -> tuple[str, Score]:
-    """The package strategy that recalls every fact for the fewest tokens sent."""
-    llm = LlmClient(offline=True)
-    scores = [_play(llm, make, turns, seed, DIALOG_LANG)
-              for name, make in make_strategies(llm).items() if name != "none"]
+    """The package strategy that recalls every fact for the fewest tokens sent, its
+    summaries written in the report's language, as the learner's are."""
+    return _cheapest(turns, seed, get_lang())
+
+
+@cache  # deterministic offline, and the slowest part: measured once a session
+def _cheapest(turns: int, seed: int, lang: str) -> tuple[str, Score]:
+    llm, report = Remembered(), get_lang()
+    set_lang(lang)  # the strategies' summaries are written in it
+    try:
+        scores = [_play(llm, make, turns, seed, DIALOG_LANG)
+                  for name, make in make_strategies(llm).items() if name != "none"]
+    finally:
+        set_lang(report)
     names = [n for n in make_strategies(llm) if n != "none"]
     complete = [(s.total_tokens, n, s) for n, s in zip(names, scores, strict=True)
                 if all(s.recalled)]
@@ -46,7 +55,7 @@ def cheapest(turns: int, seed: int) -> tuple[str, Score]:
 
 
 def _decides(choose_memory: Any, turns: int, seed: int) -> bool:
-    llm = LlmClient(offline=True)
+    llm = Remembered()
     got = _play(llm, lambda: choose_memory(llm, turns), turns, seed, DIALOG_LANG)
     name, best = cheapest(turns, seed)
     where = say(f"with {turns} turns (facts about {turns - 2} turns old)",

@@ -1,0 +1,90 @@
+"""The checkers' offline model: asked directly, and its replies remembered.
+
+Used by every checker that calls the model (notebooks 01 to 06; 06's play whole
+dialogs). The offline model is a pure function of the request: its answer, its
+tool-call ids and its token counts come from the messages, the tools, the model's
+name and the reply cap alone (only the prompt-cache part of the usage depends on
+earlier calls). So the checkers ask it with `complete()`, the function behind the
+SDK's in-process transport, without the round trip through the SDK; and a request
+asked again gets the reply it got the first time. Rerunning a check, or another
+memory that sends the same prompts (a strategy the decision is compared with), costs
+no second play, and every verdict is the one LlmClient would give. The checkers read
+the answers and the prompt and reply tokens, never the cached tokens (0 here).
+Left out: a real model or a misbehaving "+mode" (asked through LlmClient.chat, and
+nothing remembered), and a request the model refuses (LlmClient.chat raises its
+usual error, so the report reads as it would in the learner's own code).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from typing import Any
+
+from ...llm import LlmClient, Usage
+from ...messages import ChatMessage
+from ...offline.model import complete
+from ...reply import ChatResponse, parse_reply
+
+# Enough for every play of a test session (about 100 calls per 50-turn dialog);
+# the oldest replies go first. A key is a 16-byte digest, a value one short reply.
+MAX_REPLIES = 50_000
+_REPLIES: dict[bytes, ChatResponse] = {}
+
+
+def _request(llm: LlmClient, messages: list[ChatMessage],
+             tools: list[dict[str, Any]] | None) -> str:
+    """The request body LlmClient.chat would send, as JSON text."""
+    request: dict[str, Any] = {"model": llm.model,
+                               "messages": [m.to_dict() for m in messages],
+                               "max_tokens": llm.max_reply_tokens}
+    if tools:
+        request.update(tools=tools, tool_choice="auto")
+    return json.dumps(request, ensure_ascii=False)
+
+
+class Remembered:
+    """An offline LlmClient that answers a request it has seen from memory.
+
+    Anything but chat() (settings, describe(), forget_prompt_cache()) is the
+    client's own; `usage_total` counts every reply handed out, remembered or not.
+    """
+
+    def __init__(self, llm: LlmClient | None = None) -> None:
+        self.llm = llm or LlmClient(offline=True)
+        self.usage_total = Usage()
+
+    def chat(self, messages: list[ChatMessage],
+             tools: list[dict[str, Any]] | None = None) -> ChatResponse:
+        if not self.llm.offline or "+" in self.llm.model or not messages:
+            reply = self.llm.chat(messages, tools)  # nothing to remember
+        else:
+            body = _request(self.llm, list(messages), tools)
+            key = hashlib.blake2b(body.encode(), digest_size=16).digest()
+            reply = _REPLIES.get(key) or self._ask(key, body, messages, tools)
+            # a copy: code that changes the reply it got cannot change the next one
+            reply = dataclasses.replace(reply, tool_calls=list(reply.tool_calls))
+        self.usage_total += reply.usage
+        return reply
+
+    def _ask(self, key: bytes, body: str, messages: list[ChatMessage],
+             tools: list[dict[str, Any]] | None) -> ChatResponse:
+        try:  # the body as the transport reads it: parsed from JSON
+            answer = complete(json.loads(body))
+        except (ValueError, TypeError):  # refused: the client's own error, not kept
+            return self.llm.chat(messages, tools)
+        reply = parse_reply(json.dumps(answer, ensure_ascii=False),
+                            self.llm.max_reply_tokens)
+        if len(_REPLIES) >= MAX_REPLIES:
+            del _REPLIES[next(iter(_REPLIES))]
+        _REPLIES[key] = reply
+        return reply
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "llm":  # not set yet (a copy being made): no endless lookup
+            raise AttributeError(name)
+        return getattr(self.llm, name)
+
+    def __repr__(self) -> str:  # the learner's code may print the model it is given
+        return repr(self.llm)
