@@ -244,12 +244,10 @@ def gzip_bomb(prefix: bytes, megabytes: int) -> bytes:
 def test_a_gzip_bomb_is_refused_without_inflating_it(fake_server):
     """A small gzip body that inflates to 50 MB is refused past 2 MB, in one line
     that says the reply is too large; the call's memory peak stays under 10 MB."""
-    import gzip
     import tracemalloc
 
     bomb = gzip_bomb(b'{"choices": [{"message": {"content": "', megabytes=50)
-    assert len(bomb) < 2**20
-    assert len(gzip.decompress(bomb)) > 50 * 2**20  # what a naive client would hold
+    assert len(bomb) < 2**20  # a bomb that failed to inflate past 2 MB fails below
     llm = client(fake_server)
     fake_server.script = [Reply(completion("warm")),  # the SDK's first call imports
                           Reply(bomb, headers={"content-encoding": "gzip"})]
