@@ -17,7 +17,6 @@ from tinyagent.course.catalogue import (
     print_memory,
     talk,
 )
-from tinyagent.course.playground import Playground
 
 LLM = LlmClient(offline=True)
 
@@ -56,6 +55,8 @@ def test_compare_labels_carry_the_sizes_it_builds():
 @pytest.mark.parametrize("name", [n for n, s in STRATEGIES.items() if s.sizes])
 def test_the_playground_starts_at_the_catalogue_sizes(name):
     """A strategy picked in the playground starts with the catalogue's sizes."""
+    from tinyagent.course.playground import Playground  # ipywidgets: not at collection
+
     pg = Playground(LLM, name)
     assert {k: slider.value for k, slider in pg.sliders.items()} == \
         STRATEGIES[name].sizes

@@ -9,7 +9,6 @@ failing server on 127.0.0.1 (tests/fake_server.py), a name nobody knows.
 import socket
 import sqlite3
 
-import openai  # noqa: F401  (its import, ~1 s, is paid at collection, not by a case)
 import pytest
 from fake_server import Reply, completion, error, fake_server_fixture  # noqa: F401
 from zh_text import stray_english

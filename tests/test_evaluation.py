@@ -2,7 +2,6 @@
 
 import re
 
-import matplotlib
 import pytest
 
 from tinyagent import LlmClient
@@ -23,8 +22,6 @@ from tinyagent.course.language import is_chinese
 from tinyagent.course.planted import FACT_SPAN, FACT_TURNS, PHRASEBOOKS
 from tinyagent.offline.intents import detect_intent, order_ids
 from tinyagent.tools import store
-
-matplotlib.use("Agg")
 
 
 @pytest.fixture(scope="module", params=["en", "zh"])
@@ -186,6 +183,9 @@ def test_table_text_and_html(evaluation):
 
 # -- the pictures
 def test_plots_draw_a_line_or_a_point_per_strategy(evaluation):
+    import matplotlib  # here, not at collection: few pytest workers run this test
+
+    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     ax = plot_tokens(evaluation.comparison)

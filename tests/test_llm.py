@@ -1,7 +1,6 @@
 """Rules of LlmClient: offline by default, from_env, clear errors without secrets."""
 
 import httpx
-import openai
 import pytest
 
 from tinyagent.llm import LlmClient, LlmError
@@ -101,6 +100,8 @@ def test_repr_and_describe_never_show_the_key():
 
 def _real_client_answering(handler) -> LlmClient:
     """A 'real' client whose HTTP goes to `handler` instead of the network."""
+    import openai  # here: the SDK's import (~1 s) is not paid at collection
+
     llm = LlmClient(api_key=KEY, base_url="https://example.invalid/v1", model="m",
                     max_retries=0)
     llm._client = openai.OpenAI(api_key=KEY, base_url=llm.base_url, max_retries=0,

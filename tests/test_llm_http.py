@@ -222,15 +222,32 @@ def test_a_slow_trickle_is_cut_at_the_timeout_of_the_attempt(fake_server):
     assert time.monotonic() - started <= llm.max_wait + 0.25
 
 
+def gzip_bomb(prefix: bytes, megabytes: int) -> bytes:
+    """gzip of `prefix` then `megabytes` MB of "a", built without compressing 50 MB
+    (0.03 s, not 0.3): after a full flush the compressor forgets what came before,
+    so each MB of "a" compresses to the same block, written `megabytes` times."""
+    import struct
+    import zlib
+
+    chunk = b"a" * 2**20
+    deflate = zlib.compressobj(1, zlib.DEFLATED, -15)  # raw: the gzip frame is ours
+    head = deflate.compress(prefix) + deflate.flush(zlib.Z_FULL_FLUSH)
+    block = deflate.compress(chunk) + deflate.flush(zlib.Z_FULL_FLUSH)
+    crc = zlib.crc32(prefix)
+    for _ in range(megabytes):
+        crc = zlib.crc32(chunk, crc)
+    size = len(prefix) + megabytes * 2**20
+    return (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + head + block * megabytes
+            + deflate.flush() + struct.pack("<II", crc, size & 0xFFFFFFFF))
+
+
 def test_a_gzip_bomb_is_refused_without_inflating_it(fake_server):
     """A small gzip body that inflates to 50 MB is refused past 2 MB, in one line
     that says the reply is too large; the call's memory peak stays under 10 MB."""
-    import gzip
     import tracemalloc
 
-    bomb = gzip.compress(b'{"choices": [{"message": {"content": "' + b"a" * 50 * 2**20,
-                         compresslevel=1)
-    assert len(bomb) < 2**20
+    bomb = gzip_bomb(b'{"choices": [{"message": {"content": "', megabytes=50)
+    assert len(bomb) < 2**20  # a bomb that failed to inflate past 2 MB fails below
     llm = client(fake_server)
     fake_server.script = [Reply(completion("warm")),  # the SDK's first call imports
                           Reply(bomb, headers={"content-encoding": "gzip"})]

@@ -11,7 +11,6 @@ import statistics
 import time
 
 import httpx
-import openai
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -465,6 +464,8 @@ def test_usage_counts_with_tiktoken():
 
 @pytest.fixture
 def sdk():
+    import openai  # here: the SDK's import (~1 s) is not paid at collection
+
     return openai.OpenAI(api_key="offline", base_url="http://bitmall.offline/v1",
                          http_client=offline_http_client(), max_retries=0)
 
@@ -486,13 +487,15 @@ def test_through_the_openai_sdk(sdk):
 
 
 @pytest.mark.parametrize(("suffix", "error", "status"), [
-    ("+error", openai.InternalServerError, 500),
-    ("+ratelimit", openai.RateLimitError, 429),
-    ("+nonsense", openai.BadRequestError, 400),
+    ("+error", "InternalServerError", 500),
+    ("+ratelimit", "RateLimitError", 429),
+    ("+nonsense", "BadRequestError", 400),
 ])
 def test_status_failure_modes(sdk, suffix, error, status):
     """'+error' and '+ratelimit' fail with their HTTP status; unknown modes get 400."""
-    with pytest.raises(error) as caught:
+    import openai
+
+    with pytest.raises(getattr(openai, error)) as caught:
         sdk.chat.completions.create(model=OFFLINE_MODEL + suffix,
                                     messages=[{"role": "user", "content": "hi"}])
     assert caught.value.status_code == status
@@ -502,6 +505,8 @@ def test_status_failure_modes(sdk, suffix, error, status):
 
 def test_timeout_and_malformed_modes(sdk):
     """'+timeout' is an APITimeoutError at once; '+malformed' a JSON decoding error."""
+    import openai
+
     hello = [{"role": "user", "content": "hi"}]
     started = time.perf_counter()
     with pytest.raises(openai.APITimeoutError):
@@ -525,6 +530,8 @@ def test_timeout_and_malformed_modes(sdk):
 ])
 def test_broken_tool_pairs_are_rejected_like_a_real_api(sdk, messages, words):
     """A tool result without its call, or a call without its result, is HTTP 400."""
+    import openai
+
     with pytest.raises(openai.BadRequestError, match=re.escape(words)):
         sdk.chat.completions.create(model=OFFLINE_MODEL, messages=messages)
 

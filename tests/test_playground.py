@@ -6,11 +6,18 @@ from zh_text import english_sentences
 from tinyagent import LlmClient
 from tinyagent.course import set_lang
 from tinyagent.course.catalogue import STRATEGIES
-from tinyagent.course.playground import Playground
 from tinyagent.display import SUMMARY_STYLE
 from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH
 
 OFFLINE = LlmClient(offline=True)
+
+
+def Playground(*args, **options):  # noqa: N802 (stands for the class)
+    """The playground, imported at the first test, not at collection: ipywidgets and
+    IPython load in the one pytest worker that runs this file."""
+    from tinyagent.course.playground import Playground
+
+    return Playground(*args, **options)
 
 
 def say(playground, text):

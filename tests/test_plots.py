@@ -2,7 +2,6 @@
 
 import functools
 
-import matplotlib
 import pytest
 
 from tinyagent import LlmClient
@@ -10,7 +9,17 @@ from tinyagent.course import plots
 from tinyagent.course.compare import compare
 from tinyagent.course.language import set_lang
 
-matplotlib.use("Agg")
+
+@pytest.fixture(scope="module", autouse=True)
+def plt():
+    """matplotlib, off screen: imported by the first test here, not at collection
+    (every pytest worker collects this file; few run it)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 @pytest.fixture(scope="module")
@@ -30,28 +39,29 @@ def _texts(ax):
 
 
 def test_a_chinese_notebook_with_a_chinese_font_gets_chinese_labels(
-        six, chinese, monkeypatch):
+        six, chinese, monkeypatch, plt):
     """With a font that draws Chinese, title and axes are Chinese."""
     monkeypatch.setattr(plots, "cjk_font", lambda: "Noto Sans CJK SC")
     ax = plots.plot_tokens(six)
     assert _texts(ax) == ["每轮发给模型的内容（第一次调用）", "轮次", "提示词 token"]
-    matplotlib.pyplot.close("all")
+    plt.close("all")
 
 
-def test_without_a_chinese_font_the_labels_stay_english(six, chinese, monkeypatch):
+def test_without_a_chinese_font_the_labels_stay_english(six, chinese, monkeypatch,
+                                                        plt):
     """No font for Chinese: English labels, never boxes and a warning."""
     monkeypatch.setattr(plots, "cjk_font", lambda: None)
     ax = plots.plot_tokens(six, cumulative=True)
     assert _texts(ax) == ["Cumulative cost: prompts + summarizer", "turn",
                           "tokens sent so far"]
-    matplotlib.pyplot.close("all")
+    plt.close("all")
 
 
-def test_an_english_notebook_gets_english_labels_whatever_the_fonts(six):
+def test_an_english_notebook_gets_english_labels_whatever_the_fonts(six, plt):
     """The English edition's pictures do not depend on the machine's fonts."""
     ax = plots.plot_tokens(six)
     assert _texts(ax)[1:] == ["turn", "prompt tokens"]
-    matplotlib.pyplot.close("all")
+    plt.close("all")
 
 
 def test_the_font_found_is_first_in_matplotlibs_list():
@@ -67,6 +77,7 @@ def test_the_font_found_is_first_in_matplotlibs_list():
 def no_system_fonts(monkeypatch):
     """A machine without any font of its own that draws Chinese: matplotlib's list
     and the system's font files lose every CJK font (restored afterwards)."""
+    import matplotlib
     from matplotlib import font_manager, rcParams
 
     from tinyagent.course.language import CJK_FILES
@@ -92,7 +103,7 @@ def _draw_without_missing_glyphs(figure):
 
 
 def test_without_system_fonts_the_courses_own_font_draws_chinese(
-        six, chinese, no_system_fonts, monkeypatch):
+        six, chinese, no_system_fonts, monkeypatch, plt):
     """With no CJK font on the machine, the font the course installs from PyPI
     (noto-cjk-sans-otc) is found, and a Chinese plot, title, axes and legend, draws
     every glyph."""
@@ -103,11 +114,11 @@ def test_without_system_fonts_the_courses_own_font_draws_chinese(
     assert _texts(ax)[1] == "轮次"
     assert "全量记忆" in [t.get_text() for t in ax.get_legend().get_texts()]
     _draw_without_missing_glyphs(ax.figure)
-    matplotlib.pyplot.close("all")
+    plt.close("all")
 
 
 def test_with_no_font_at_all_one_chinese_warning_and_english_labels(
-        six, chinese, no_system_fonts, monkeypatch):
+        six, chinese, no_system_fonts, monkeypatch, plt):
     """No CJK font anywhere: one warning, in Chinese, says so and how to fix it; the
     plot falls back on English labels, which draw, instead of boxes."""
     from tinyagent.course import language
@@ -120,7 +131,7 @@ def test_with_no_font_at_all_one_chinese_warning_and_english_labels(
     assert _texts(ax)[1] == "turn"
     assert "in-memory" in [t.get_text() for t in ax.get_legend().get_texts()]
     _draw_without_missing_glyphs(ax.figure)
-    matplotlib.pyplot.close("all")
+    plt.close("all")
 
 
 def test_the_plots_module_imports_neither_evaluation_nor_comparison():

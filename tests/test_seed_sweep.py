@@ -29,21 +29,41 @@ def test_a_row_holds_recall_and_shares_of_in_memory():
     assert all(share > 0 for share in row[5:])  # tokens: on six turns maybe more
 
 
-def test_check_fails_a_dialog_too_short_for_the_targets():
+def test_check_fails_a_dialog_too_short_for_the_targets(monkeypatch):
     """--check exits 1, naming the seeds, when a target is missed (six turns are too
-    few for the summary to pay)."""
-    done = subprocess.run([sys.executable, str(SCRIPT), "--seeds", "0", "--turns",
-                           "6", "--check"], capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 1 and "targets missed on seeds [0]" in done.stderr
+    few for the summary to pay). In this process: sys.exit(text) is how the script
+    exits, and Python prints that text and exits 1 (the --help test below runs the
+    script in a process of its own)."""
+    monkeypatch.setattr(sys, "argv", [str(SCRIPT), "--seeds", "0", "--turns", "6",
+                                      "--check"])
+    with pytest.raises(SystemExit) as stop:
+        seed_sweep.main()
+    assert isinstance(stop.value.code, str)  # Python's exit status for a text is 1
+    assert "targets missed on seeds [0]" in stop.value.code
 
 
-@pytest.mark.parametrize("script", ["seed_sweep.py", "recall_sweep.py"])
-def test_every_option_of_the_sweeps_says_what_it_does(script):
+def help_text(script: str, own_process: bool, monkeypatch, capsys) -> str:
+    """`python scripts/<script> --help`: run as a command, or its main() here."""
+    if own_process:
+        return subprocess.run([sys.executable, str(SCRIPT.parent / script), "--help"],
+                              capture_output=True, text=True, check=True).stdout
+    module = __import__(script.removesuffix(".py"))
+    monkeypatch.setattr(sys, "argv", [script, "--help"])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    assert stop.value.code == 0
+    return capsys.readouterr().out
+
+
+# seed_sweep.py as a command of its own, once; recall_sweep.py's main() in this process
+@pytest.mark.parametrize("script, own_process", [("seed_sweep.py", True),
+                                                 ("recall_sweep.py", False)])
+def test_every_option_of_the_sweeps_says_what_it_does(script, own_process,
+                                                      monkeypatch, capsys):
     """--help gives every option a line of help: none is a bare flag name."""
-    text = subprocess.run([sys.executable, str(SCRIPT.parent / script), "--help"],
-                          capture_output=True, text=True, check=True).stdout
+    text = help_text(script, own_process, monkeypatch, capsys)
     options = text[text.index("options:"):].split("\n  -")[1:]
+    assert options, text
     for option in options:
         flag, _, rest = option.strip().partition("  ")
         assert rest.strip() or "\n" in option.strip(), f"{script}: -{flag} has no help"
