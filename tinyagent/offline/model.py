@@ -16,10 +16,11 @@ import json
 from typing import Any
 
 from ..messages import ChatMessage, ToolCall
-from ..tokens import count_message_tokens, count_messages_tokens, count_tools_tokens
+from ..tokens import count_message_tokens
 from . import clerk
 from .clerk import Reply
 from .conversation import Conversation
+from .reading import prompt_tokens
 from .replies import say
 from .summarize import is_summary_request, summarize
 
@@ -81,6 +82,18 @@ def digest(text: str, length: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:length]
 
 
+def canonical_json(request: dict[str, Any], messages_json: str) -> str:
+    """`json.dumps(request, sort_keys=True, ensure_ascii=False)`, given the messages'
+    part: their JSON is made for the call ids already, and it is most of the text."""
+    if not all(isinstance(key, str) for key in request):  # json's own key rules
+        return json.dumps(request, sort_keys=True, ensure_ascii=False)
+    parts = (json.dumps(key, ensure_ascii=False) + ": " + (
+        messages_json if key == "messages" else
+        json.dumps(value, sort_keys=True, ensure_ascii=False))
+        for key, value in sorted(request.items()))
+    return "{" + ", ".join(parts) + "}"
+
+
 def dither(c: Conversation) -> Reply:
     """No progress: a new query every step, the same doubt every step, no answer."""
     attempt = 1 + sum(step.result is not None for step in c.steps)
@@ -138,19 +151,15 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
     if calls:
         message["tool_calls"] = [call.to_dict() for call in calls]
 
-    prompt_tokens = count_messages_tokens(
-        ChatMessage.from_dict(m) for m in messages) + count_tools_tokens(tools)
-    answer = ChatMessage.assistant(reply.content, calls)
-    completion_tokens = count_message_tokens(answer)
-    canonical = json.dumps(request, sort_keys=True, ensure_ascii=False)
+    prompt = prompt_tokens(messages, tools)
+    completion = count_message_tokens(ChatMessage.assistant(reply.content, calls))
     return {
-        "id": f"chatcmpl-offline-{digest(canonical, 12)}",
+        "id": f"chatcmpl-offline-{digest(canonical_json(request, history), 12)}",
         "object": "chat.completion",
         "created": 0,  # no clock: identical requests give identical bytes
         "model": model,
         "choices": [{"index": 0, "message": message,
                      "finish_reason": "tool_calls" if calls else "stop"}],
-        "usage": {"prompt_tokens": prompt_tokens,
-                  "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
+                  "total_tokens": prompt + completion},
     }

@@ -25,14 +25,14 @@ from __future__ import annotations
 import hashlib
 import json
 from array import array
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from functools import lru_cache
 from itertools import accumulate, chain
 from typing import Any
 
-from ..messages import ChatMessage
 from ..tokens import TOKENS_PER_MESSAGE, encoding
 from .cache_rules import CacheRule, cached_tokens
+from .reading import read_message
 
 FRAME = (-1,) * TOKENS_PER_MESSAGE  # a message's framing: the same for every message
 Block = tuple[int, ...]  # the tokens of the tools, or of one message
@@ -67,7 +67,7 @@ def _message_tokens(key: tuple[Any, ...]) -> Block:
 
 
 def _read(message: dict[str, Any]) -> Block:
-    m = ChatMessage.from_dict(message)
+    m = read_message(message)
     tokens = FRAME + _ids(m.role.value) + _ids(m.content)
     for call in m.tool_calls:
         tokens += _ids(call.name) + _ids(json.dumps(call.arguments, ensure_ascii=False))
@@ -118,15 +118,27 @@ class PrefixCache:
         self.rule = rule
         self._seen: list[Block] = []  # earlier prompts, sorted: neighbours share most
         self._units: set[bytes] = set()  # DeepSeek: hashes of whole earlier units
+        self._last: tuple[tuple[Block, ...], Any] = ((), None)  # see _read
+
+    def _read(self, blocks: list[Block]) -> Any:
+        """The request as the rule compares it: the hashes of where its blocks end
+        (DeepSeek's units), else its flat sequence. `hit` and then `keep` read the
+        same request: the last one read is kept, not made twice."""
+        key = tuple(blocks)  # equal blocks are mostly the same objects: a quick check
+        if self._last[0] != key or self._last[1] is None:
+            self._last = key, (_digest(blocks) if self.rule.whole_units
+                               else flat(blocks))
+        return self._last[1]
 
     def matched(self, blocks: list[Block]) -> int:
         """Tokens at the start of this request that the cache holds, before the rule's
         minimum and step."""
         if self.rule.whole_units:  # the longest earlier unit that this request holds
             sizes = accumulate(map(len, blocks))
-            return max((size for size, end in zip(sizes, _digest(blocks), strict=True)
+            return max((size for size, end in zip(sizes, self._read(blocks),
+                                                   strict=True)
                         if end in self._units), default=0)
-        sequence = flat(blocks)
+        sequence = self._read(blocks)
         at = bisect_left(self._seen, sequence)  # the longest match is a neighbour
         return max((common_prefix(sequence, self._seen[i]) for i in (at - 1, at)
                     if 0 <= i < len(self._seen)), default=0)
@@ -138,11 +150,12 @@ class PrefixCache:
     def keep(self, blocks: list[Block], reply: dict[str, Any] | None = None) -> None:
         """Remember a request that was answered (and, for DeepSeek, its reply)."""
         if self.rule.whole_units:
-            self._units.add(_digest(blocks)[-1])
-            if reply is not None:  # the second unit ends where the output ended
-                self._units.add(_digest([*blocks, message_tokens(reply)])[-1])
+            if reply is None:
+                self._units.add(self._read(blocks)[-1])
+            else:  # two units: one ends where the input ended, one where the output did
+                self._units.update(_digest([*blocks, message_tokens(reply)])[-2:])
         elif self.rule.name != "none":
-            sequence = flat(blocks)
+            sequence = self._read(blocks)
             at = bisect_left(self._seen, sequence)
             if at == len(self._seen) or self._seen[at] != sequence:
-                insort(self._seen, sequence)
+                self._seen.insert(at, sequence)  # where insort would put it
