@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..messages import ChatMessage
-from ..tokens import count_messages_tokens, count_tools_tokens
+from ..tokens import count_messages_tokens, count_tokens
 
 # Every field `ChatMessage.from_dict` reads: role, content, tool_call_id, and per
 # tool call its id, function name and raw arguments.
@@ -34,10 +34,10 @@ MessageKey = tuple[Any, Any, Any, tuple[tuple[Any, Any, Any], ...]]
 def message_key(message: Any) -> MessageKey | None:
     """A hashable copy of what parsing `message` reads, or None for odd parts."""
     try:
-        calls = tuple((c["id"], c["function"]["name"], c["function"].get("arguments"))
-                      for c in message.get("tool_calls") or ())
-        key = (message.get("role"), message.get("content"),
-               message.get("tool_call_id"), calls)
+        calls = message.get("tool_calls") or ()  # as from_dict reads them
+        key = (message.get("role"), message.get("content"), message.get("tool_call_id"),
+               tuple((c["id"], c["function"]["name"], c["function"].get("arguments"))
+                     for c in calls) if calls else ())
         hash(key)  # content as a list of parts, arguments as a dict: no key
     except (TypeError, KeyError, AttributeError):
         return None
@@ -68,8 +68,8 @@ def read_message(message: dict[str, Any]) -> ChatMessage:
     return ChatMessage.from_dict(message) if key is None else _parsed(key)
 
 
-def prompt_tokens(messages: Iterable[dict[str, Any]],
-                  tools: list[dict[str, Any]] | None) -> int:
-    """The usage's prompt_tokens: every message, the reply priming and the tools."""
+def prompt_tokens(messages: Iterable[dict[str, Any]], tools_json: str | None) -> int:
+    """The usage's prompt_tokens: every message, the reply priming, and the tools
+    (`tools_json`: their JSON as `count_tools_tokens` makes it; None for no tools)."""
     return (count_messages_tokens(read_message(m) for m in messages)
-            + count_tools_tokens(tools))
+            + (count_tokens(tools_json) if tools_json else 0))
