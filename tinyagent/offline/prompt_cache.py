@@ -52,7 +52,7 @@ def message_tokens(message: dict[str, Any]) -> Block:
         key = (message.get("role"), message.get("content") or "",
                message.get("tool_call_id"),
                tuple((c["function"]["name"], c["function"].get("arguments"))
-                     for c in calls))
+                     for c in calls) if calls else ())
         hash(key)
     except (TypeError, KeyError, AttributeError):  # odd parts: read it as it is
         return _read(message)
@@ -162,10 +162,11 @@ class PrefixCache:
     def keep(self, blocks: list[Block], reply: dict[str, Any] | None = None) -> None:
         """Remember a request that was answered (and, for DeepSeek, its reply)."""
         if self.rule.whole_units:
-            if reply is None:
-                self._units.add(self._read(blocks)[-1])
-            else:  # two units: one ends where the input ended, one where the output did
-                self._units.update(_digest([*blocks, message_tokens(reply)])[-2:])
+            self._units.add(self._read(blocks)[-1])  # the unit that ends the input
+            if reply is not None:  # and the one that ends the output: hashed whole,
+                # as _digest would hash it block by block
+                whole = b"".join(map(_packed, [*blocks, message_tokens(reply)]))
+                self._units.add(hashlib.blake2b(whole, digest_size=16).digest())
         elif self.rule.name != "none":
             sequence = self._read(blocks)
             at = bisect_left(self._seen, sequence)
