@@ -4,10 +4,11 @@ Introduced in notebook 00. It takes a Chat Completions request body and returns 
 response body a real provider would send, `usage` counted with tiktoken. Nothing is
 kept between calls but what reading.py remembers of each message (its parse and its
 token count, the same whatever the call), and nothing depends on the clock: the same
-request always gives the same bytes. A suffix on the model name makes the model misbehave on purpose
-("bitmall-offline+repeat"), for the agent's guards and the reliability lessons; the
-suffixes that fail at the HTTP level live in `transport.py`. Left out: streaming,
-`n > 1`, temperature and every other sampling parameter (they are ignored).
+request always gives the same bytes. A suffix on the model name makes the model
+misbehave on purpose ("bitmall-offline+repeat"), for the agent's guards and the
+reliability lessons; the suffixes that fail at the HTTP level live in `transport.py`.
+Left out: streaming, `n > 1`, temperature and every other sampling parameter (they
+are ignored).
 """
 
 from __future__ import annotations
