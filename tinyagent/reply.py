@@ -166,6 +166,8 @@ def cap_text(text: str, limit: int) -> tuple[str, bool]:
     """
     from .tokens import encoding
 
+    if len(text.encode("utf-8", "surrogatepass")) <= limit:  # a token is 1+ bytes:
+        return text, False  # it fits without counting (most replies do)
     clipped = text[: 32 * limit]
     tokens = encoding().encode(clipped, disallowed_special=())
     if len(tokens) <= limit:

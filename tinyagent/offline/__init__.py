@@ -6,6 +6,7 @@ pure function of the request: what it "remembers" is exactly what the messages h
 
     transport.py     offline_http_client(): the httpx transport the openai SDK uses
     model.py         complete(request) -> response; the misbehaving "+modes"
+    reading.py       each distinct message of the requests parsed and counted once
     conversation.py  what the clerk reads from the messages (turn, history, ids)
     intents.py       language, intent and entity rules (regular expressions)
     step.py          one step of the clerk: a reply, and the tool calls it may make

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..lang import is_chinese
@@ -51,6 +52,12 @@ def _arguments(raw: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+@lru_cache(maxsize=16384)  # the history's texts come back every call
+def _lines(text: str) -> tuple[str, ...]:
+    """The lines of `text` that are not blank."""
+    return tuple(line for line in text.splitlines() if line.strip())
+
+
 @dataclass
 class Conversation:
     """The request as the clerk reads it; build it with `Conversation.read`."""
@@ -70,15 +77,15 @@ class Conversation:
     def read(cls, messages: list[dict[str, Any]],
              tools: list[dict[str, Any]] | None) -> Conversation:
         offered = {t.get("function", {}).get("name", "") for t in tools or ()}
-        last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"),
-                        default=-1)
+        last_user = next((i for i in range(len(messages) - 1, -1, -1)  # from the end:
+                          if messages[i].get("role") == "user"), -1)  # it is near
         conv = cls(user_text=(messages[last_user].get("content") or "")
                    if last_user >= 0 else "", offered=offered)
         calls: dict[str, tuple[str, dict[str, Any], str]] = {}  # id -> call
         answered: dict[str, dict[str, Any]] = {}  # call id -> result
         for index, message in enumerate(messages):
-            text = message.get("content") or ""
-            if index == 0 and message.get("role") == "system":
+            text, role = message.get("content") or "", message.get("role")
+            if index == 0 and role == "system":
                 mark = SUMMARY_MARK.search(text)  # instructions are not conversation
                 text = text[mark.start():] if mark else ""
             for call in message.get("tool_calls") or ():
@@ -89,14 +96,15 @@ class Conversation:
                 if index > last_user:
                     calls[call.get("id", "")] = (function.get("name", ""), args,
                                                  message.get("content") or "")
-            if message.get("role") == "tool" and index > last_user:
+            if role == "tool" and index > last_user:
                 answered[message.get("tool_call_id", "")] = parse_result(text)
             if index == last_user:
                 conv.before_turn = len(conv.segments)
             else:
-                lines = [line for line in text.splitlines() if line.strip()]
+                lines = (_lines(text) if type(text) is str  # odd content: as it was
+                         else [line for line in text.splitlines() if line.strip()])
                 conv.segments.extend(lines)
-                conv.roles.extend([message.get("role") or ""] * len(lines))
+                conv.roles.extend([role or ""] * len(lines))
         if last_user < 0:  # no user message: every line is history
             conv.before_turn = len(conv.segments)
         conv.steps = [Step(name, args, answered.get(call_id), thought)

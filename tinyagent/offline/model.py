@@ -2,11 +2,13 @@
 
 Introduced in notebook 00. It takes a Chat Completions request body and returns the
 response body a real provider would send, `usage` counted with tiktoken. Nothing is
-kept between calls and nothing depends on the clock: the same request always gives
-the same bytes. A suffix on the model name makes the model misbehave on purpose
-("bitmall-offline+repeat"), for the agent's guards and the reliability lessons; the
-suffixes that fail at the HTTP level live in `transport.py`. Left out: streaming,
-`n > 1`, temperature and every other sampling parameter (they are ignored).
+kept between calls but what reading.py remembers of each message (its parse and its
+token count, the same whatever the call), and nothing depends on the clock: the same
+request always gives the same bytes. A suffix on the model name makes the model
+misbehave on purpose ("bitmall-offline+repeat"), for the agent's guards and the
+reliability lessons; the suffixes that fail at the HTTP level live in `transport.py`.
+Left out: streaming, `n > 1`, temperature and every other sampling parameter (they
+are ignored).
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ import json
 from typing import Any
 
 from ..messages import ChatMessage, ToolCall
-from ..tokens import count_message_tokens, count_messages_tokens, count_tools_tokens
+from ..tokens import count_message_tokens
 from . import clerk
 from .clerk import Reply
 from .conversation import Conversation
+from .reading import prompt_tokens
 from .replies import say
 from .summarize import is_summary_request, summarize
 
@@ -81,6 +84,19 @@ def digest(text: str, length: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:length]
 
 
+def canonical_json(request: dict[str, Any], known: dict[str, str]) -> str:
+    """`json.dumps(request, sort_keys=True, ensure_ascii=False)`, taking the parts in
+    `known` (key -> the JSON of that very value) as they are: the messages are most
+    of the text, and their JSON is made for the call ids already."""
+    if not all(isinstance(key, str) for key in request):  # json's own key rules
+        return json.dumps(request, sort_keys=True, ensure_ascii=False)
+    parts = (json.dumps(key, ensure_ascii=False) + ": " + (
+        known[key] if key in known else
+        json.dumps(value, sort_keys=True, ensure_ascii=False))
+        for key, value in sorted(request.items()))
+    return "{" + ", ".join(parts) + "}"
+
+
 def dither(c: Conversation) -> Reply:
     """No progress: a new query every step, the same doubt every step, no answer."""
     attempt = 1 + sum(step.result is not None for step in c.steps)
@@ -128,7 +144,11 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
     reply = reply_for(mode, messages, tools)
 
     # Ids come from hashes of the request: unique per conversation, same every run.
+    # Its two big parts are encoded once: the token count reads the tools' JSON too.
     history = json.dumps(messages, sort_keys=True, ensure_ascii=False)
+    known = {"messages": history}
+    if tools:  # then it is request["tools"] itself
+        known["tools"] = json.dumps(tools, ensure_ascii=False, sort_keys=True)
     calls = []
     for name, arguments in reply.calls:
         args = json.dumps(arguments, ensure_ascii=False)
@@ -138,19 +158,15 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
     if calls:
         message["tool_calls"] = [call.to_dict() for call in calls]
 
-    prompt_tokens = count_messages_tokens(
-        ChatMessage.from_dict(m) for m in messages) + count_tools_tokens(tools)
-    answer = ChatMessage.assistant(reply.content, calls)
-    completion_tokens = count_message_tokens(answer)
-    canonical = json.dumps(request, sort_keys=True, ensure_ascii=False)
+    prompt = prompt_tokens(messages, known.get("tools"))
+    completion = count_message_tokens(ChatMessage.assistant(reply.content, calls))
     return {
-        "id": f"chatcmpl-offline-{digest(canonical, 12)}",
+        "id": f"chatcmpl-offline-{digest(canonical_json(request, known), 12)}",
         "object": "chat.completion",
         "created": 0,  # no clock: identical requests give identical bytes
         "model": model,
         "choices": [{"index": 0, "message": message,
                      "finish_reason": "tool_calls" if calls else "stop"}],
-        "usage": {"prompt_tokens": prompt_tokens,
-                  "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
+                  "total_tokens": prompt + completion},
     }

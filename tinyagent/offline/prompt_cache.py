@@ -25,17 +25,19 @@ from __future__ import annotations
 import hashlib
 import json
 from array import array
-from bisect import bisect_left, insort
+from bisect import bisect_left
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate, chain
 from typing import Any
 
-from ..messages import ChatMessage
 from ..tokens import TOKENS_PER_MESSAGE, encoding
 from .cache_rules import CacheRule, cached_tokens
+from .reading import read_message
 
 FRAME = (-1,) * TOKENS_PER_MESSAGE  # a message's framing: the same for every message
 Block = tuple[int, ...]  # the tokens of the tools, or of one message
+WIDTH = 8  # bytes a token takes once packed ("q": a signed 64-bit integer)
 
 
 @lru_cache(maxsize=16384)  # the history's texts come back every call
@@ -50,7 +52,7 @@ def message_tokens(message: dict[str, Any]) -> Block:
         key = (message.get("role"), message.get("content") or "",
                message.get("tool_call_id"),
                tuple((c["function"]["name"], c["function"].get("arguments"))
-                     for c in calls))
+                     for c in calls) if calls else ())
         hash(key)
     except (TypeError, KeyError, AttributeError):  # odd parts: read it as it is
         return _read(message)
@@ -67,7 +69,7 @@ def _message_tokens(key: tuple[Any, ...]) -> Block:
 
 
 def _read(message: dict[str, Any]) -> Block:
-    m = ChatMessage.from_dict(message)
+    m = read_message(message)
     tokens = FRAME + _ids(m.role.value) + _ids(m.content)
     for call in m.tool_calls:
         tokens += _ids(call.name) + _ids(json.dumps(call.arguments, ensure_ascii=False))
@@ -86,17 +88,24 @@ def flat(blocks: list[Block]) -> Block:
     return tuple(chain.from_iterable(blocks))
 
 
+@lru_cache(maxsize=16384)  # the same blocks come back every call
+def _packed(block: Block) -> bytes:
+    """A block as bytes, WIDTH a token: bytes are sorted, compared and hashed all at
+    once in C, a tuple of ints one item after the other."""
+    return array("q", block).tobytes()
+
+
 def _digest(blocks: list[Block]) -> list[bytes]:
     """The hash of the sequence up to the end of each block, in order."""
     running, ends = hashlib.blake2b(digest_size=16), []
     for block in blocks:
-        running.update(array("q", block).tobytes())
+        running.update(_packed(block))
         ends.append(running.copy().digest())
     return ends
 
 
-def common_prefix(a: Block, b: Block, chunk: int = 256) -> int:
-    """How many tokens `a` and `b` share from the start: whole chunks first, then a
+def common_prefix(a: Sequence[int], b: Sequence[int], chunk: int = 256) -> int:
+    """How many items `a` and `b` share from the start: whole chunks first, then a
     binary search in the first chunk that differs (slices compare in C)."""
     start, end = 0, min(len(a), len(b))
     while start + chunk <= end and a[start:start + chunk] == b[start:start + chunk]:
@@ -116,20 +125,35 @@ class PrefixCache:
 
     def __init__(self, rule: CacheRule) -> None:
         self.rule = rule
-        self._seen: list[Block] = []  # earlier prompts, sorted: neighbours share most
+        # Earlier prompts, packed and sorted: the longest match is a neighbour. Any
+        # order of whole tokens keeps that true, so the bytes' own order will do.
+        self._seen: list[bytes] = []
         self._units: set[bytes] = set()  # DeepSeek: hashes of whole earlier units
+        self._last: tuple[tuple[Block, ...], Any] = ((), None)  # see _read
+
+    def _read(self, blocks: list[Block]) -> Any:
+        """The request as the rule compares it: the hashes of where its blocks end
+        (DeepSeek's units), else its packed sequence. `hit` and then `keep` read the
+        same request: the last one read is kept, not made twice."""
+        key = tuple(blocks)  # equal blocks are mostly the same objects: a quick check
+        if self._last[0] != key or self._last[1] is None:
+            self._last = key, (_digest(blocks) if self.rule.whole_units
+                               else b"".join(map(_packed, blocks)))
+        return self._last[1]
 
     def matched(self, blocks: list[Block]) -> int:
         """Tokens at the start of this request that the cache holds, before the rule's
         minimum and step."""
         if self.rule.whole_units:  # the longest earlier unit that this request holds
             sizes = accumulate(map(len, blocks))
-            return max((size for size, end in zip(sizes, _digest(blocks), strict=True)
+            return max((size for size, end in zip(sizes, self._read(blocks),
+                                                   strict=True)
                         if end in self._units), default=0)
-        sequence = flat(blocks)
+        sequence = self._read(blocks)
         at = bisect_left(self._seen, sequence)  # the longest match is a neighbour
-        return max((common_prefix(sequence, self._seen[i]) for i in (at - 1, at)
-                    if 0 <= i < len(self._seen)), default=0)
+        shared = max((common_prefix(sequence, self._seen[i], 256 * WIDTH)
+                      for i in (at - 1, at) if 0 <= i < len(self._seen)), default=0)
+        return shared // WIDTH  # a token differs in one of its bytes: whole tokens
 
     def hit(self, blocks: list[Block]) -> int:
         """Tokens billed as cached, for a request read by `request_tokens`."""
@@ -138,11 +162,13 @@ class PrefixCache:
     def keep(self, blocks: list[Block], reply: dict[str, Any] | None = None) -> None:
         """Remember a request that was answered (and, for DeepSeek, its reply)."""
         if self.rule.whole_units:
-            self._units.add(_digest(blocks)[-1])
-            if reply is not None:  # the second unit ends where the output ended
-                self._units.add(_digest([*blocks, message_tokens(reply)])[-1])
+            self._units.add(self._read(blocks)[-1])  # the unit that ends the input
+            if reply is not None:  # and the one that ends the output: hashed whole,
+                # as _digest would hash it block by block
+                whole = b"".join(map(_packed, [*blocks, message_tokens(reply)]))
+                self._units.add(hashlib.blake2b(whole, digest_size=16).digest())
         elif self.rule.name != "none":
-            sequence = flat(blocks)
+            sequence = self._read(blocks)
             at = bisect_left(self._seen, sequence)
             if at == len(self._seen) or self._seen[at] != sequence:
-                insort(self._seen, sequence)
+                self._seen.insert(at, sequence)  # where insort would put it
