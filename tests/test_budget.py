@@ -1,13 +1,19 @@
 """Rules of notebook 04's summary budget: bounded means bounded, the oldest line goes
-first, and the ids of what went stay."""
+first, and the ids of what went stay. The rules every budget keeps (notebook 04's one
+rule and notebook 07's ladder) are tested over both."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tinyagent.memory import budget
 from tinyagent.memory.budget import IDS_LINE, IDS_LINE_ZH, fit
 from tinyagent.memory.summarizer import find_ids
+from tinyagent.production import eviction
 from tinyagent.tokens import count_tokens
 
+EVERY_FIT = pytest.mark.parametrize("fit_rule", [budget.fit, eviction.fit],
+                                    ids=["one rule", "ladder"])
 SUMMARY = "\n".join([
     "- Order 88231: S10 Pro, delivered 2026-06-22, SF Express SF1234567890",
     "- Refund RF20260701001: order 88231, ¥1999, pending inspection",
@@ -59,21 +65,24 @@ def test_a_single_line_too_long_alone_is_clipped():
     assert fitted.text.endswith("…") and count_tokens(fitted.text) <= 30
 
 
+@EVERY_FIT
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.text(st.sampled_from("ab 12345RF¥-:\n"), max_size=80),
                 max_size=30), st.integers(50, 400))
-def test_never_over_budget(lines, budget):
+def test_never_over_budget(fit_rule, lines, max_tokens):
     """Whatever the text, the fitted summary is within the budget."""
-    assert count_tokens(fit("\n".join(lines), budget, find_ids).text) <= budget
+    fitted = fit_rule("\n".join(lines), max_tokens, find_ids)
+    assert count_tokens(fitted.text) <= max_tokens
 
 
-def test_a_chinese_ids_line_is_read_and_rebuilt_in_chinese():
+@EVERY_FIT
+def test_a_chinese_ids_line_is_read_and_rebuilt_in_chinese(fit_rule):
     """With ids_line=IDS_LINE_ZH, the ids of an existing Chinese ids line and of an
     evicted line end up on one "- 保留编号：" line, oldest first."""
     summary = ("- 订单 88231：S10 Pro，已签收，顺丰速运 SF1234567890\n"
                "- 退款 RF20260701001：订单 88231，¥1999，待检测\n"
                f"{IDS_LINE_ZH}55107")
-    fitted = fit(summary, count_tokens(summary) - 5, find_ids, IDS_LINE_ZH)
+    fitted = fit_rule(summary, count_tokens(summary) - 5, find_ids, IDS_LINE_ZH)
     assert fitted.evicted == [summary.splitlines()[0]]
     assert fitted.text.splitlines()[-1] == f"{IDS_LINE_ZH}SF1234567890, 55107"
     assert IDS_LINE not in fitted.text
