@@ -88,6 +88,9 @@ class FakeStore:
                 "amount": ORDERS[order_id][1], "status": "pending inspection",
                 "next_step": "after-sales inspection within 1–3 business days"}
 
+    def getCurrentTime(self):  # noqa: N802
+        return {"now": "2026-07-01 10:00:00 +08:00"}
+
     def searchKnowledge(self, query):  # noqa: N802
         return {"results": [{"topic": "refund time", "text": REFUND_TIME}]}
 
@@ -361,6 +364,28 @@ def test_only_offered_tools_are_called():
     answer, calls, _ = run_turn([], "Where is my order 88231?",
                                 offered=tools("searchProducts"))
     assert calls == [] and "can't" in answer
+
+
+ASKS_FOR = {  # a question that makes the clerk call each tool, when it is offered
+    "queryOrder": "What did I order with order 88231?",
+    "queryLogistics": "Where is my order 88231?",
+    "applyRefund": "I want a refund for order 88231, it won't charge",
+    "searchKnowledge": "What is the return policy for a refund?",
+    "getCurrentTime": "What time is it now?",
+    "searchProducts": "How much is the S20 Pro robot vacuum?",
+}
+
+
+@pytest.mark.parametrize("tool", TOOL_NAMES)
+def test_a_tool_not_on_offer_is_never_called(tool):
+    """A question that calls a tool when every tool is offered never calls it when
+    that one is withheld, at any step of the turn: the clerk makes do with the rest."""
+    text = ASKS_FOR[tool]
+    _, offered_calls, _ = run_turn([], text)
+    assert tool in [name for name, _ in offered_calls]  # the question does ask for it
+    others = tools(*(name for name in TOOL_NAMES if name != tool))
+    answer, calls, _ = run_turn([], text, offered=others)
+    assert tool not in [name for name, _ in calls] and answer
 
 
 def test_not_shipped_order_has_no_logistics_call():
