@@ -1,6 +1,5 @@
 """The offline model's shortcuts give what the long way gives, byte for byte."""
 
-import json
 import random
 from itertools import chain
 
@@ -8,7 +7,6 @@ import pytest
 
 from tinyagent.messages import ChatMessage
 from tinyagent.offline.cache_rules import RULES
-from tinyagent.offline.model import canonical_json
 from tinyagent.offline.prompt_cache import PrefixCache
 from tinyagent.offline.reading import read_message
 from tinyagent.reply import cap_text
@@ -50,16 +48,6 @@ def test_an_odd_message_fails_as_parsing_fails(message):
         with pytest.raises(type(parsing.value)) as reading:
             read_message(message)
         assert str(reading.value) == str(parsing.value)
-
-
-def test_the_canonical_json_is_json_dumps_of_the_request():
-    """The request id hashes the very text json.dumps(sort_keys=True) would make."""
-    request = {"model": "bitmall-offline", "messages": MESSAGES[:3], "max_tokens": 64,
-               "tools": [{"b": 1.0, "a": [True, None, "é\u2028"]}], "temperature": 0}
-    known = {key: json.dumps(request[key], sort_keys=True, ensure_ascii=False)
-             for key in ("messages", "tools")}
-    assert canonical_json(request, known) == json.dumps(request, sort_keys=True,
-                                                        ensure_ascii=False)
 
 
 def test_the_cache_matches_the_longest_prefix_of_any_earlier_prompt():

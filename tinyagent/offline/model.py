@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from ..messages import ChatMessage, ToolCall
-from ..tokens import count_message_tokens
+from ..tokens import count_message_tokens, count_tools_tokens
 from . import clerk
 from .clerk import Reply
 from .conversation import Conversation
@@ -84,19 +84,6 @@ def digest(text: str, length: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:length]
 
 
-def canonical_json(request: dict[str, Any], known: dict[str, str]) -> str:
-    """`json.dumps(request, sort_keys=True, ensure_ascii=False)`, taking the parts in
-    `known` (key -> the JSON of that very value) as they are: the messages are most
-    of the text, and their JSON is made for the call ids already."""
-    if not all(isinstance(key, str) for key in request):  # json's own key rules
-        return json.dumps(request, sort_keys=True, ensure_ascii=False)
-    parts = (json.dumps(key, ensure_ascii=False) + ": " + (
-        known[key] if key in known else
-        json.dumps(value, sort_keys=True, ensure_ascii=False))
-        for key, value in sorted(request.items()))
-    return "{" + ", ".join(parts) + "}"
-
-
 def dither(c: Conversation) -> Reply:
     """No progress: a new query every step, the same doubt every step, no answer."""
     attempt = 1 + sum(step.result is not None for step in c.steps)
@@ -144,11 +131,7 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
     reply = reply_for(mode, messages, tools)
 
     # Ids come from hashes of the request: unique per conversation, same every run.
-    # Its two big parts are encoded once: the token count reads the tools' JSON too.
     history = json.dumps(messages, sort_keys=True, ensure_ascii=False)
-    known = {"messages": history}
-    if tools:  # then it is request["tools"] itself
-        known["tools"] = json.dumps(tools, ensure_ascii=False, sort_keys=True)
     calls = []
     for name, arguments in reply.calls:
         args = json.dumps(arguments, ensure_ascii=False)
@@ -158,10 +141,11 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
     if calls:
         message["tool_calls"] = [call.to_dict() for call in calls]
 
-    prompt = prompt_tokens(messages, known.get("tools"))
+    prompt = prompt_tokens(messages) + count_tools_tokens(tools)
     completion = count_message_tokens(ChatMessage.assistant(reply.content, calls))
+    canonical = json.dumps(request, sort_keys=True, ensure_ascii=False)
     return {
-        "id": f"chatcmpl-offline-{digest(canonical_json(request, known), 12)}",
+        "id": f"chatcmpl-offline-{digest(canonical, 12)}",
         "object": "chat.completion",
         "created": 0,  # no clock: identical requests give identical bytes
         "model": model,

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..tokens import TOKENS_PER_MESSAGE, encoding
 from .cache_rules import CacheRule, cached_tokens
-from .reading import read_message
+from .reading import MessageKey, as_dict, message_key, read_message
 
 FRAME = (-1,) * TOKENS_PER_MESSAGE  # a message's framing: the same for every message
 Block = tuple[int, ...]  # the tokens of the tools, or of one message
@@ -47,25 +47,13 @@ def _ids(text: str) -> Block:
 
 def message_tokens(message: dict[str, Any]) -> Block:
     """One message's tokens, as many as `count_message_tokens` counts."""
-    calls = message.get("tool_calls") or ()
-    try:  # the history comes back every call: tokenize each message once
-        key = (message.get("role"), message.get("content") or "",
-               message.get("tool_call_id"),
-               tuple((c["function"]["name"], c["function"].get("arguments"))
-                     for c in calls) if calls else ())
-        hash(key)
-    except (TypeError, KeyError, AttributeError):  # odd parts: read it as it is
-        return _read(message)
-    return _message_tokens(key)
+    key = message_key(message)  # the history comes back every call: tokenize once
+    return _read(message) if key is None else _message_tokens(key)
 
 
 @lru_cache(maxsize=16384)
-def _message_tokens(key: tuple[Any, ...]) -> Block:
-    role, content, call_id, calls = key
-    return _read({"role": role, "content": content, "tool_call_id": call_id,
-                  "tool_calls": [{"id": "", "type": "function",
-                                  "function": {"name": n, "arguments": a}}
-                                 for n, a in calls]})
+def _message_tokens(key: MessageKey) -> Block:
+    return _read(as_dict(key))
 
 
 def _read(message: dict[str, Any]) -> Block:

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..messages import ChatMessage
-from ..tokens import count_messages_tokens, count_tokens
+from ..tokens import count_messages_tokens
 
 # Every field `ChatMessage.from_dict` reads: role, content, tool_call_id, and per
 # tool call its id, function name and raw arguments.
@@ -68,8 +68,7 @@ def read_message(message: dict[str, Any]) -> ChatMessage:
     return ChatMessage.from_dict(message) if key is None else _parsed(key)
 
 
-def prompt_tokens(messages: Iterable[dict[str, Any]], tools_json: str | None) -> int:
-    """The usage's prompt_tokens: every message, the reply priming, and the tools
-    (`tools_json`: their JSON as `count_tools_tokens` makes it; None for no tools)."""
-    return (count_messages_tokens(read_message(m) for m in messages)
-            + (count_tokens(tools_json) if tools_json else 0))
+def prompt_tokens(messages: Iterable[dict[str, Any]]) -> int:
+    """The usage's prompt_tokens for `messages`, the reply's priming included (the
+    tools are counted apart)."""
+    return count_messages_tokens(read_message(m) for m in messages)
