@@ -3,7 +3,7 @@
 import pytest
 
 from tinyagent.course import language
-from tinyagent.course.language import get_lang, is_chinese, say, set_lang
+from tinyagent.course.language import get_lang, is_chinese, say, set_lang, speaking
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +29,18 @@ def test_an_explicit_lang_overrides_the_notebook_setting():
     assert say("yes", "是", lang="en") == "yes"
     set_lang("en")
     assert say("yes", "是", lang="zh") == "是"
+
+
+def test_speaking_sets_the_language_for_a_block_then_restores_it():
+    """Inside `with speaking("zh")` the package speaks Chinese; after it, even when
+    the block raised, it speaks what it spoke before. None keeps the setting."""
+    set_lang("zh")
+    with pytest.raises(KeyError), speaking("en"):
+        assert get_lang() == "en"
+        raise KeyError("a failing check")
+    assert get_lang() == "zh"
+    with speaking(None):
+        assert get_lang() == "zh"
 
 
 @pytest.mark.parametrize("bad", ["cn", "EN", "", "fr"])

@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 LANGS = ("en", "zh")
 
@@ -69,6 +71,18 @@ def get_lang(lang: str | None = None) -> str:
     return _current if lang is None else check_lang(lang)
 
 
+@contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """The package speaks `lang` (None: as it does now) inside the `with` block, and
+    what it spoke before after it, however the block ends."""
+    before = _current
+    set_lang(get_lang(lang))
+    try:
+        yield
+    finally:
+        set_lang(before)
+
+
 def say(en: str, zh: str, lang: str | None = None) -> str:
     """The English or the Chinese text, as `lang` (or the setting) asks.
 
@@ -88,4 +102,4 @@ def text_width(text: str) -> int:
 
 
 __all__ = ["CJK", "LANGS", "check_lang", "get_lang", "is_chinese", "say", "set_lang",
-           "text_width"]
+           "speaking", "text_width"]

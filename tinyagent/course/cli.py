@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from ..agent import ReActAgent
-from ..lang import get_lang, say, set_lang
+from ..lang import get_lang, say, speaking
 from ..llm import LlmClient, LlmError
 from ..memory import HybridChatMemory
 from ..storage import StoreError
@@ -86,16 +86,15 @@ def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """The `tinyagent` command. --lang sets the package language while it runs."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    lang, before = chosen_lang(argv), get_lang()
-    set_lang(lang)  # so help, prompts, errors and memories all speak it
-    try:
+    lang = chosen_lang(argv)
+    # so help, prompts, errors and memories all speak it; main(argv) called from
+    # Python leaves the setting as it was
+    with speaking(lang):
         parser = build_parser(lang)
         args = parser.parse_args(argv)
         if getattr(args, "timeout", None) is not None:  # every from_env() sees it
             os.environ["TINYAGENT_TIMEOUT"] = repr(args.timeout)
         return run_guarded(lambda: run_command(parser, args))
-    finally:
-        set_lang(before)  # main(argv) called from Python leaves the setting as it was
 
 
 def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import warnings
 
-from ..lang import LANGS, check_lang, get_lang, is_chinese, say, set_lang
+from ..lang import LANGS, check_lang, get_lang, is_chinese, say, set_lang, speaking
 
 # Fonts with Chinese glyphs, the common ones first: Linux (Noto, WenQuanYi), Windows,
 # macOS. matplotlib's default font has none, so Chinese labels would draw as boxes.
@@ -66,4 +66,4 @@ def use_chinese_font() -> str | None:
 
 
 __all__ = ["LANGS", "NO_FONT", "check_lang", "get_lang", "is_chinese", "packaged_font",
-           "say", "set_lang", "use_chinese_font"]
+           "say", "set_lang", "speaking", "use_chinese_font"]

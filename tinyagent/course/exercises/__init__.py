@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ..language import get_lang, say, set_lang
+from ..language import say, speaking
 from ._errors import in_chinese
 
 # One case: what it checks, a function that returns True when it holds (or raises
@@ -111,12 +111,8 @@ def _run(test: Callable[[], bool], hint: str) -> tuple[bool, str]:
 def check(name: str, candidate: Any, lang: str | None = None) -> CheckResult:
     """Run exercise `name`'s cases on `candidate` and print the report, in `lang`
     ("en" or "zh"; by default the notebook's language)."""
-    notebook = get_lang()
-    set_lang(get_lang(lang))  # every say() in the cases follows it, until we return
-    try:
+    with speaking(lang):  # every say() in the cases follows it, until we return
         return _check(name, candidate)
-    finally:
-        set_lang(notebook)
 
 
 def _not_written(name: str, candidate: Any) -> CheckResult:

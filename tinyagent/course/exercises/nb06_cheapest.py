@@ -18,7 +18,7 @@ from typing import Any
 
 from ..catalogue import make_strategies
 from ..evaluation import Score
-from ..language import get_lang, say, set_lang
+from ..language import get_lang, say, speaking
 from ..names import strategy_title
 from . import Case, Wrong, exercise
 from ._replies import Remembered
@@ -40,13 +40,10 @@ def cheapest(turns: int, seed: int) -> tuple[str, Score]:
 
 @cache  # deterministic offline, and the slowest part: measured once a session
 def _cheapest(turns: int, seed: int, lang: str) -> tuple[str, Score]:
-    llm, report = Remembered(), get_lang()
-    set_lang(lang)  # the strategies' summaries are written in it
-    try:
+    llm = Remembered()
+    with speaking(lang):  # the strategies' summaries are written in it
         scores = [_play(llm, make, turns, seed, DIALOG_LANG)
                   for name, make in make_strategies(llm).items() if name != "none"]
-    finally:
-        set_lang(report)
     names = [n for n in make_strategies(llm) if n != "none"]
     complete = [(s.total_tokens, n, s) for n, s in zip(names, scores, strict=True)
                 if all(s.recalled)]
