@@ -103,8 +103,14 @@ def pytest_collection_modifyitems(items) -> None:
     """Notebooks first, the largest first (a notebook's size follows what it plays),
     so that no long notebook starts last while the other workers sit idle. A file's
     own items keep their order: a notebook's cells run in sequence in one kernel."""
+    sizes: dict[str, int] = {}  # a notebook's size, read once for all its cells
+
     def cost(item) -> tuple[int, int]:
-        path = Path(str(item.fspath))
-        return (0, -path.stat().st_size) if path.suffix == ".ipynb" else (1, 0)
+        path = str(item.fspath)
+        if not path.endswith(".ipynb"):
+            return (1, 0)
+        if path not in sizes:
+            sizes[path] = os.path.getsize(path)
+        return (0, -sizes[path])
 
     items.sort(key=cost)  # a stable sort: each file's items stay in order

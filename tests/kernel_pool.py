@@ -162,11 +162,13 @@ def kill(pid: int, sig: int) -> None:
 
 
 def alive(pid: int) -> bool:
+    if pid <= 0:  # no parent named (0 would ask about our own process group)
+        return False
     try:
         os.kill(pid, 0)
-    except (ProcessLookupError, ValueError):
+    except ProcessLookupError:
         return False
-    return pid > 0
+    return True
 
 
 def launch(argv: list[str]) -> int:
@@ -194,12 +196,7 @@ def launch(argv: list[str]) -> int:
     pid = int(lines.readline())
     for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # an interrupt is the kernel's
         signal.signal(getattr(signal, name), lambda sig, _: kill(pid, sig))
-    while True:
-        try:
-            line = lines.readline()
-            break
-        except InterruptedError:  # pragma: no cover  (Python retries by itself)
-            continue
+    line = lines.readline()  # the kernel's exit (a signal above does not cut it short)
     if not line.startswith("exit "):
         sys.exit(f"kernel pool: the warm parent stopped while kernel {pid} ran; "
                  f"see {path}.log")
