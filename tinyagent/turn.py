@@ -10,12 +10,12 @@ out: running tools in parallel, and asking a person before a tool with effects r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .guards import CUT_NOTE, REPEAT_NOTICE, TOO_MANY_CALLS, no_progress, same_calls
 from .lang import is_chinese
-from .messages import ChatMessage, ToolCall
+from .messages import ChatMessage
 from .trace import RunTrace, Step
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ class Turn:
     own: list[ChatMessage]  # this turn's messages only, from the user's on
     zh: bool  # the question is Chinese: notes to the model and apologies follow it
     repeats: int = 0  # steps in a row that made the previous step's calls again
-    previous_calls: list[ToolCall] = field(default_factory=list)  # never equal at first
 
     @classmethod
     def start(cls, messages: list[ChatMessage], question: str) -> Turn:
@@ -67,11 +66,10 @@ class Turn:
     def step(self, response: ChatResponse, limit: int) -> tuple[Step, int]:
         """The reply as a step of at most `limit` tool calls, and how many were
         refused; it goes into the trace and the repeat count."""
+        previous = self.trace.steps[-1].tool_calls if self.trace.steps else []
         step = Step(response.content, list(response.tool_calls[:limit]))
         self.trace.steps.append(step)
-        repeated = same_calls(self.previous_calls, step.tool_calls)
-        self.repeats, self.previous_calls = (self.repeats + 1 if repeated else 0,
-                                             step.tool_calls)
+        self.repeats = self.repeats + 1 if same_calls(previous, step.tool_calls) else 0
         return step, len(response.tool_calls) - len(step.tool_calls)
 
     def act(self, step: Step, tools: ToolRegistry, refused: int, limit: int) -> None:
