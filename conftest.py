@@ -11,16 +11,21 @@
 - With `-n auto`, one xdist worker a core (below).
 - The notebooks' kernels are forks of one warm parent that has already imported the
   SDK, matplotlib and the rest (tests/kernel_pool.py says why and how).
+- nbval's kernel start skips jupyter_client's last 0.2 s of listening, and its debug
+  line formats a message only when written (both below): a third of a second a
+  notebook, and a second of formatting over the suite, that change no check.
 """
 
 import compileall
 import json
 import os
+import queue
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ["TINYAGENT_OFFLINE"] = "1"
@@ -65,9 +70,59 @@ def pool_wanted(config) -> bool:
 def pytest_configure(config) -> None:
     if "PYTEST_XDIST_WORKER" not in os.environ and pool_wanted(config):
         start_pool(config)
+    if getattr(config.option, "nbval", False):
+        import nbval.kernel
+
+        nbval.kernel.start_new_kernel = start_new_kernel
+        nbval.kernel.pformat = LazyFormat
     if os.environ.get("TINYAGENT_KERNEL_POOL", "").startswith("/"):  # workers too
         config.option.nbval_current_env = False
         config.option.nbval_kernel_name = POOL_KERNEL
+
+
+def start_new_kernel(startup_timeout: float = 60, kernel_name: str = "python",
+                     **kwargs):
+    """nbval's kernel start, without the 0.2 s that jupyter_client then spends
+    listening for stray IOPub messages: nbval next asks the kernel for its info and
+    reads IOPub up to that request's idle status itself (IOPub keeps its order)."""
+    from jupyter_client.manager import KernelManager
+    from nbval.kernel import NbvalKernelspecManager
+
+    manager = KernelManager(kernel_name=kernel_name,
+                            kernel_spec_manager=NbvalKernelspecManager())
+    manager.start_kernel(**kwargs)
+    client = manager.client()
+    client.start_channels()
+    deadline = time.monotonic() + float(startup_timeout)
+    while True:  # as jupyter_client waits: a reply, then IOPub shown to be connected
+        client.kernel_info()
+        try:
+            if client.get_shell_msg(timeout=1)["msg_type"] == "kernel_info_reply":
+                client.get_iopub_msg(timeout=0.2)
+                return manager, client
+        except queue.Empty:
+            pass
+        alive = manager.is_alive()
+        if not alive or time.monotonic() > deadline:
+            client.stop_channels()
+            manager.shutdown_kernel(now=True)
+            raise RuntimeError(f"kernel {kernel_name!r} " + (
+                f"did not answer in {startup_timeout} s" if alive else
+                "exited before it answered (TINYAGENT_KERNEL_POOL=off gives plain "
+                "kernels; run the notebook by hand to see its error)"))
+
+
+class LazyFormat:
+    """nbval pretty-prints every kernel message for a debug line that is off by
+    default: the formatting now happens only when the line is written."""
+
+    def __init__(self, message) -> None:
+        self.message = message
+
+    def __str__(self) -> str:
+        from pprint import pformat
+
+        return pformat(self.message)
 
 
 def start_pool(config) -> None:
