@@ -12,8 +12,8 @@
 - The notebooks' kernels are forks of one warm parent that has already imported the
   SDK, matplotlib and the rest (tests/kernel_pool.py says why and how).
 - nbval's kernel start skips jupyter_client's last 0.2 s of listening, and its debug
-  line formats a message only when written (both below): a third of a second a
-  notebook, and a second of formatting over the suite, that change no check.
+  line formats a message only when written (both below): 0.2 s a notebook, and a
+  second of formatting over the suite, that change no check.
 """
 
 import compileall
@@ -45,7 +45,8 @@ def pytest_xdist_auto_num_workers(config) -> int:
     """`-n auto`: one worker a core. Each worker pays its own start (pytest, the SDK,
     matplotlib, the tokenizer: about 5 s of CPU); with the notebooks' kernels forked
     from one warm parent, a third worker on two cores costs more than it overlaps
-    (measured: 111 s of CPU and 66 s with two, 128 s and 68 s with three)."""
+    (measured: 111 s of CPU and 66 s with two, 128 s and 68 s with three; measured
+    again later, 9 s more CPU with three for no gain beyond the machine's noise)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         os.cpu_count() or 1)
 

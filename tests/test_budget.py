@@ -21,9 +21,10 @@ SUMMARY = "\n".join([
     "- Order 90417: AirX Earbuds, in transit, YTO Express YT5566778899"])
 
 
-def test_within_budget_nothing_changes():
+@EVERY_FIT
+def test_within_budget_nothing_changes(fit_rule):
     """A summary that fits is returned as it is, nothing evicted."""
-    fitted = fit(SUMMARY, 500, find_ids)
+    fitted = fit_rule(SUMMARY, 500, find_ids)
     assert fitted.text == SUMMARY and fitted.evicted == []
 
 

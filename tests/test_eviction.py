@@ -15,12 +15,6 @@ SUMMARY = "\n".join([
     "- Order 90417: AirX Earbuds, in transit, YTO Express YT5566778899"])
 
 
-def test_within_budget_nothing_changes():
-    """A summary that fits is returned as it is, nothing evicted."""
-    fitted = fit(SUMMARY, 500, find_ids)
-    assert fitted.text == SUMMARY and fitted.evicted == []
-
-
 def test_oldest_resolved_fact_goes_first_and_its_ids_stay():
     """Over budget, the oldest resolved line goes first; its ids move to the ids
     line; the open matters (pending refund, order in transit) stay whole."""

@@ -561,6 +561,21 @@ def test_broken_tool_pairs_are_rejected_like_a_real_api(sdk, messages, words):
         sdk.chat.completions.create(model=OFFLINE_MODEL, messages=messages)
 
 
+@pytest.mark.parametrize("content", [[{"type": "text", "text": "Hello"}], 5])
+def test_content_that_is_not_text_is_http_400_naming_the_message(sdk, content):
+    """Content parts (images, audio) or a number: a 400 that names the message and
+    what the offline model reads, never a crash inside the model."""
+    import openai
+
+    messages = [{"role": "user", "content": "hi"},
+                {"role": "assistant", "content": content},
+                {"role": "user", "content": "Where is 88231?"}]
+    with pytest.raises(openai.BadRequestError, match=re.escape(
+            "messages[1]: the offline model reads text content only (a string or "
+            f"null), got {type(content).__name__}")):
+        sdk.chat.completions.create(model=OFFLINE_MODEL, messages=messages)
+
+
 def test_empty_mode():
     """'+empty' answers with empty content and no tool calls."""
     message = ask([{"role": "user", "content": "Where is 88231?"}],

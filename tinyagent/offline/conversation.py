@@ -101,8 +101,7 @@ class Conversation:
             if index == last_user:
                 conv.before_turn = len(conv.segments)
             else:
-                lines = (_lines(text) if type(text) is str  # odd content: as it was
-                         else [line for line in text.splitlines() if line.strip()])
+                lines = _lines(text)
                 conv.segments.extend(lines)
                 conv.roles.extend([role or ""] * len(lines))
         if last_user < 0:  # no user message: every line is history

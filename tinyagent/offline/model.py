@@ -52,7 +52,8 @@ def check_messages(messages: Any) -> None:
 
     A tool result must answer a call of the assistant message just before it, and
     every call must be answered before the conversation goes on: a window that cuts
-    a turn in the middle breaks one of these rules.
+    a turn in the middle breaks one of these rules. Content is text: the offline
+    model reads no list of parts (images, audio).
     """
     if not isinstance(messages, list) or not messages:
         raise ValueError("'messages' must be a non-empty list of messages")
@@ -62,6 +63,10 @@ def check_messages(messages: Any) -> None:
         if role not in ("system", "user", "assistant", "tool"):
             raise ValueError(f"messages[{index}]: role must be system, user, assistant "
                              f"or tool, got {role!r}")
+        content = message.get("content")
+        if content is not None and not isinstance(content, str):
+            raise ValueError(f"messages[{index}]: the offline model reads text content "
+                             f"only (a string or null), got {type(content).__name__}")
         if role == "tool":
             if message.get("tool_call_id") not in waiting:
                 raise ValueError(
