@@ -1,10 +1,15 @@
 """The summary request as a fork: the agent's last request + its answer + one turn."""
 
 import pytest
-from fakes import FakeLlm
+from fakes import FakeLlm, chat
 
-from tinyagent import HybridChatMemory, LlmClient, ReActAgent, SummaryChatMemory
-from tinyagent import bitmall_tools
+from tinyagent import (
+    HybridChatMemory,
+    LlmClient,
+    ReActAgent,
+    SummaryChatMemory,
+    bitmall_tools,
+)
 from tinyagent.course.billing import RecordingClient
 from tinyagent.course.catalogue import SIX_TURNS
 from tinyagent.llm import LlmError
@@ -60,7 +65,7 @@ def test_a_fork_starts_with_the_agents_previous_request_token_for_token(recorded
 def test_a_fork_is_billed_as_cached_for_that_prefix(recorded, rule):
     """Under each rule the fork's cache hit covers the whole earlier request (to the
     rule's step), where notebook 04's request of its own hits nothing."""
-    cache, hits = PrefixCache(get_rule(rule)), []
+    cache, hits, previous = PrefixCache(get_rule(rule)), [], []
     for body, reply in recorded:
         blocks = request_tokens(body)
         if is_fork(body):
@@ -140,8 +145,7 @@ def test_without_a_request_seen_the_summary_has_its_own_request():
 def test_a_request_is_forked_once_then_forgotten():
     """A second compaction in the same turn must not fork the stale request."""
     summarizer = ForkSummarizer(FakeLlm())
-    seen = [ChatMessage.system("s"), ChatMessage.user("q1"), ChatMessage.assistant("a1"),
-            ChatMessage.user("q2"), ChatMessage.assistant("a2")]
+    seen = [ChatMessage.system("s"), *chat(2, 1)]
     summarizer.see(seen, [{"type": "function"}])
     summarizer.summarize(None, seen[1:3])
     summarizer.summarize(None, seen[1:3])
@@ -152,9 +156,7 @@ def test_a_request_is_forked_once_then_forgotten():
 def test_the_span_must_open_the_history_in_whole_turns(span, ok):
     """Only the first messages of the history, cut before a customer message, can
     be named as "the first N turns"; anything else is no fork."""
-    seen = [ChatMessage.system("s"), ChatMessage.user("q1"), ChatMessage.assistant("a1"),
-            ChatMessage.user("q2"), ChatMessage.assistant("a2"),
-            ChatMessage.user("q3"), ChatMessage.assistant("a3")]
+    seen = [ChatMessage.system("s"), *chat(3, 1)]
     fork = fork_request(seen, seen[1:1 + span], merge=False)
     assert (fork is not None) is ok
     if ok:

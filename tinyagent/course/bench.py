@@ -34,6 +34,7 @@ from ..memory import (
     SlidingWindowChatMemory,
     SummaryChatMemory,
     TokenWindowChatMemory,
+    ToolClearingChatMemory,
 )
 from ..messages import ChatMessage, ToolCall
 from ..tokens import count_message_tokens
@@ -82,6 +83,7 @@ def strategies(n: int, stream: Sequence[ChatMessage]
         "summary": lambda: SummaryChatMemory(llm, threshold=n, keep_recent=n - 4),
         "hybrid": lambda: HybridChatMemory(llm, recent_size=n - 4,
                                            summary_threshold=n),
+        "tool clearing": lambda: ToolClearingChatMemory(max(budget, 100), keep=2),
     }
 
 
