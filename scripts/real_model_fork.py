@@ -6,12 +6,14 @@
 
 The first five turns of the six-turn demo, played twice by summary memory 8/2 (it
 compresses the first three turns when the fourth ends, whatever the replies'
-length): once with fork=True (its summary request is the agent's last request, the
-answer and one more turn: memory/fork.py) and once with notebook 04's summary
-request of its own. Every call's seconds, prompt
-tokens and the cached prompt tokens the server reports
-(`prompt_tokens_details.cached_tokens`; the local server reuses the previous call's
-KV cache) are printed, then the two summary requests side by side. The rule it
+length; --threshold 16 plays nine turns, the demo's again after the sixth): once
+with fork=True (its summary request is the agent's last request, the answer and
+one more turn: memory/fork.py) and once with notebook 04's summary request of its
+own. Every call's seconds, prompt tokens, cached prompt tokens (the server's
+`prompt_tokens_details.cached_tokens`: the local server reuses the previous call's
+KV cache) and completion tokens are printed, then the two summary requests side by
+side. A summary's seconds depend on how many tokens it writes as much as on the
+prefix it reuses: the last line says both. The rule it
 holds, exit status 1 otherwise: the fork reuses at least 90 % of the prompt of the
 agent's call before it, the summary request of its own at most 10 % of its prompt.
 Seconds are printed, not asserted (a shared machine's load is noise). Without the
@@ -35,7 +37,7 @@ from tinyagent import LlmClient, ReActAgent, SummaryChatMemory, bitmall_tools
 from tinyagent.course.catalogue import SIX_TURNS
 from tinyagent.memory.fork import ASK
 
-TURNS = 5  # the compression comes at the end of turn 4: turn 5 starts from it
+THRESHOLD = 8  # messages: the compression comes when turn 4 ends, turn 5 reads it
 REPLY_TOKENS = 120  # every reply's cap: a small model's summary can ramble
 
 
@@ -45,6 +47,7 @@ class Call:
     seconds: float
     prompt: int
     cached: int
+    completion: int
 
 
 class Timed:
@@ -60,17 +63,20 @@ class Timed:
                 if messages[-1].content.startswith(ASK["en"][:30]) else "agent")
         usage = response.usage
         self.calls.append(Call(kind, time.monotonic() - start, usage.prompt_tokens,
-                               getattr(usage, "cached_tokens", 0) or 0))
+                               getattr(usage, "cached_tokens", 0) or 0,
+                               usage.completion_tokens))
         return response
 
 
-def play(llm: LlmClient, fork: bool) -> list[Call]:
+def play(llm: LlmClient, fork: bool, threshold: int = THRESHOLD) -> list[Call]:
+    """The demo's turns (again from the first after the sixth) until the turn after
+    the first compression."""
     timed = Timed(llm)
-    memory = SummaryChatMemory(timed, threshold=8, keep_recent=2, fork=fork)
+    memory = SummaryChatMemory(timed, threshold=threshold, keep_recent=2, fork=fork)
     agent = ReActAgent(timed, bitmall_tools(), max_steps=3, memory=memory,
                        verbose=False)
-    for text in SIX_TURNS["en"][:TURNS]:
-        agent.run(text)
+    for turn in range(threshold // 2 + 1):
+        agent.run(SIX_TURNS["en"][turn % 6])
     return timed.calls
 
 
@@ -80,7 +86,8 @@ def report(calls: dict[str, list[Call]]) -> int:
     for label, run in calls.items():
         for call in run:
             print(f"  {label:12} {call.kind:5} {call.seconds:6.2f}s  prompt="
-                  f"{call.prompt:>5} cached={call.cached:>5}")
+                  f"{call.prompt:>5} cached={call.cached:>5} "
+                  f"completion={call.completion:>4}")
     for label, kind in (("fork", "fork"), ("own request", "own")):
         run = calls[label]
         at = next((i for i, c in enumerate(run) if c.kind == kind), None)
@@ -104,8 +111,9 @@ def report(calls: dict[str, list[Call]]) -> int:
     if fork is None or own is None:
         return 1
     print(f"latency: fork {fork.seconds:.2f}s ({fork.prompt - fork.cached} new "
-          f"prompt tokens), own request {own.seconds:.2f}s ({own.prompt - own.cached}"
-          f" new); difference {own.seconds - fork.seconds:+.2f}s")
+          f"prompt tokens, {fork.completion} written), own request "
+          f"{own.seconds:.2f}s ({own.prompt - own.cached} new, {own.completion} "
+          f"written); the fork took {fork.seconds - own.seconds:+.2f}s")
     return 1 if failed else 0
 
 
@@ -115,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                         "of the local one")
     parser.add_argument("--model", default=local_model.MODEL_ALIAS)
     parser.add_argument("--threads", type=int, default=1, help="server threads")
+    parser.add_argument("--threshold", type=int, default=THRESHOLD, help="summary "
+                        "memory's threshold in messages: a longer prefix (default 8)")
     parser.add_argument("--offline", action="store_true", help="the offline model "
                         "and its prompt cache (qwen's rule): a dry run of this check")
     args = parser.parse_args(argv)
@@ -143,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             max_reply_tokens=REPLY_TOKENS)
         print("[a summary request on the cached prefix (fork) and one of its own: "
               "seconds and cached prompt tokens]")
-        calls = {"fork": play(llm, True), "own request": play(llm, False)}
+        calls = {"fork": play(llm, True, args.threshold),
+                 "own request": play(llm, False, args.threshold)}
         return report(calls)
     finally:
         if server is not None:
