@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyagent.memory import ToolClearingChatMemory
-from tinyagent.memory.clearing import CLEARED, placeholder
 from tinyagent.memory.entities import find_ids
 from tinyagent.messages import ChatMessage, Role, ToolCall
 from tinyagent.offline.model import check_messages
+from tinyagent.production import ToolClearingChatMemory
+from tinyagent.production.clearing import CLEARED, placeholder
 from tinyagent.tokens import count_message_tokens
 
 TOOLS = ("queryOrder", "queryLogistics", "searchKnowledge")

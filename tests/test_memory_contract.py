@@ -16,9 +16,9 @@ from tinyagent.memory import (
     SlidingWindowChatMemory,
     SummaryChatMemory,
     TokenWindowChatMemory,
-    ToolClearingChatMemory,
 )
 from tinyagent.messages import ChatMessage, ToolCall
+from tinyagent.production import ToolClearingChatMemory
 from tinyagent.tokens import count_message_tokens
 
 STRATEGIES = {

@@ -34,9 +34,9 @@ from ..memory import (
     SlidingWindowChatMemory,
     SummaryChatMemory,
     TokenWindowChatMemory,
-    ToolClearingChatMemory,
 )
 from ..messages import ChatMessage, ToolCall
+from ..production.clearing import ToolClearingChatMemory
 from ..tokens import count_message_tokens
 from .names import strategy_title
 

@@ -1,10 +1,12 @@
 """ToolClearingChatMemory: keep everything, but clear old tool results past a trigger.
 
-Introduced in the compaction draft after notebook 06, for an agent that remembers
-its tool calls (`ReActAgent(..., remember_tool_calls=True)`). A tool result is the
-bulkiest part of such a memory and the least read again: once the agent has
-answered from it, its answer says what mattered. So, as Anthropic's API does with
-its `clear_tool_uses_20250919` context edit (the knobs below keep its names and
+Introduced in the compaction draft after notebook 06; it lives with the production
+memories, as compact does, because what it saves is the bill and the context
+window. It is for an agent that remembers its tool calls
+(`ReActAgent(..., remember_tool_calls=True)`). A tool result is the bulkiest part of
+such a memory and the least read again: once the agent has answered from it, its
+answer says what mattered. So, as Anthropic's API does with its
+`clear_tool_uses_20250919` context edit (the knobs below keep its names and
 meaning), once the memory holds more than `trigger` tokens the oldest tool results
 are replaced by a short placeholder:
 
@@ -15,11 +17,11 @@ are replaced by a short placeholder:
 - `exclude_tools`: the results of these tools are never cleared.
 
 The placeholder keeps the order, tracking and refund numbers the result held
-(entities.py), and its `tool_call_id`: the call keeps its one result, as providers
-require. A cleared result is never touched again, so everything before the newest
-clearing stays the cached prefix. Left out: clearing the calls' arguments too
-(Anthropic's `clear_tool_inputs`), and a trigger counted on the whole prompt (this
-one counts what the memory holds).
+(memory/entities.py), and its `tool_call_id`: the call keeps its one result, as
+providers require. A cleared result is never touched again, so everything before
+the newest clearing stays the cached prefix. Left out: clearing the calls'
+arguments too (Anthropic's `clear_tool_inputs`), and a trigger counted on the whole
+prompt (this one counts what the memory holds).
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ from typing import Any
 
 from ..checks import check_size
 from ..lang import get_lang
+from ..memory.base import BaseChatMemory
+from ..memory.entities import find_ids
 from ..messages import ChatMessage, Role
 from ..tokens import count_message_tokens
-from .base import BaseChatMemory
-from .entities import find_ids
 
 CLEARED = {"en": "[tool result cleared to save space]",
            "zh": "[工具结果已清除以节省空间]"}
