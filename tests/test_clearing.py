@@ -139,3 +139,38 @@ def test_clearing_keeps_every_pair_every_id_and_its_minimum(dialog, trigger, kee
         assert all(held[i] == sent[i] for i in whole
                    if names[sent[i].tool_call_id] in excluded)
         assert memory.tokens == sum(map(count_message_tokens, held))
+
+
+def test_the_memory_contract_holds():
+    """messages() is a copy, clear() forgets everything (counters too), len and
+    tokens describe messages(), the repr shows no address."""
+    memory = fed(ToolClearingChatMemory(trigger=500, keep=1), 6)
+    held = memory.messages()
+    held.clear()
+    assert len(memory.messages()) == len(memory) == 24 and memory.cleared
+    assert "0x" not in repr(memory) and "cleared=" in repr(memory)
+    memory.clear()
+    assert memory.messages() == [] and memory.tokens == 0
+    assert memory.stats()["cleared"] == memory.clearings == 0
+    fed(memory, 6)  # and it works again from scratch
+    assert memory.cleared
+
+
+def test_an_add_reads_only_the_new_message(monkeypatch):
+    """A turn costs the same tokenizer work with 10 or 100 turns held: each message
+    is read once, and a result is measured once, when it falls due."""
+    import tinyagent.tokens
+
+    def tokenizer_calls(turns):
+        memory = fed(ToolClearingChatMemory(trigger=500, keep=2,
+                                            clear_at_least=10_000), turns)
+        calls = []
+        real = tinyagent.tokens.count_tokens
+        monkeypatch.setattr(tinyagent.tokens, "count_tokens",
+                            lambda text: calls.append(text) or real(text))
+        for message in turn(999):
+            memory.add(message)
+        monkeypatch.setattr(tinyagent.tokens, "count_tokens", real)
+        return len(calls)
+
+    assert tokenizer_calls(10) == tokenizer_calls(100) <= 16

@@ -18,7 +18,6 @@ from tinyagent.memory import (
     TokenWindowChatMemory,
 )
 from tinyagent.messages import ChatMessage, ToolCall
-from tinyagent.production import ToolClearingChatMemory
 from tinyagent.tokens import count_message_tokens
 
 STRATEGIES = {
@@ -27,7 +26,6 @@ STRATEGIES = {
     "token window": lambda: TokenWindowChatMemory(120),
     "summary": lambda: SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2),
     "hybrid": lambda: HybridChatMemory(FakeLlm(), recent_size=2, summary_threshold=4),
-    "tool clearing": lambda: ToolClearingChatMemory(trigger=100, keep=1),
 }
 
 

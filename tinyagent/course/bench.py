@@ -36,7 +36,6 @@ from ..memory import (
     TokenWindowChatMemory,
 )
 from ..messages import ChatMessage, ToolCall
-from ..production.clearing import ToolClearingChatMemory
 from ..tokens import count_message_tokens
 from .names import strategy_title
 
@@ -83,7 +82,6 @@ def strategies(n: int, stream: Sequence[ChatMessage]
         "summary": lambda: SummaryChatMemory(llm, threshold=n, keep_recent=n - 4),
         "hybrid": lambda: HybridChatMemory(llm, recent_size=n - 4,
                                            summary_threshold=n),
-        "tool clearing": lambda: ToolClearingChatMemory(max(budget, 100), keep=2),
     }
 
 

@@ -33,16 +33,14 @@ SUMMARIZER_STATS = ("summarizer_calls", "summarizer_tokens", "compressions")
 
 def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
                  make: MemoryFactory, *, lang: str = "en", max_tokens: int = 8000,
-                 progress: Progress | None = None,
-                 remember_tool_calls: bool = False) -> StrategyRun:
+                 progress: Progress | None = None) -> StrategyRun:
     """Play `turns` with a fresh agent, tools (the store in `lang`) and memory;
-    record every turn. `remember_tool_calls` is the agent's."""
+    record every turn."""
     memory = make()
     if hasattr(memory, "fence_lang"):  # the summary's fence in the store's language
         memory.fence_lang = lang
     agent = ReActAgent(llm, bitmall_tools(lang=lang), max_tokens=max_tokens,
-                       memory=memory, verbose=False, labels=lang,
-                       remember_tool_calls=remember_tool_calls)
+                       memory=memory, verbose=False, labels=lang)
     records: list[TurnRecord] = []
     before: dict[str, int] = {}  # the memory's stats() after the previous turn
     if hasattr(llm, "forget_prompt_cache"):  # offline: every strategy starts cold
