@@ -12,16 +12,22 @@ read all of that but the last turn: it bills the prefix as cached, and only the
 instruction and the summary are new. The instruction names the part to summarize
 ("the first 7 turns"), so the request says by itself what is wanted.
 
-Who hands the memory that request: the agent does, through the memory's
+Who hands the memory that request: the agent does, through the memory's optional
 `see_request(messages, tools)` at the end of each turn, just before it stores the
-turn. The memory still decides when to compact and what (its trigger and its cut
-are its own), and stays below the agent: it reads a list of messages, never the
-agent. A memory that is never handed a request (a script that calls `add()`), or
-one whose history no longer starts the request, summarizes as notebook 04 does.
+turn. Why the agent hands it over rather than drives the compaction: only the
+memory knows when to compact and which turns (its trigger, its cut, its budget),
+and a compaction belongs inside `add()`, where a failed summary loses nothing; an
+agent that drove it would need every memory's rules. Why the memory does not build
+the request itself: the agent builds it (its system prompt, the memory hint, the
+summaries folded in, the tool schemas), and the memory must stay below the agent,
+reading a list of messages, never importing the agent. A memory that is never
+handed a request (a script that calls `add()`), or whose history no longer opens
+the request, summarizes as notebook 04 does.
 
 The guards are the summarizer's, unchanged: the same ids required, the same budget,
-the same fallback when the call fails. Left out: a tool the model should call
-instead of writing text, and a provider that bills tool schemas apart.
+the same fallback when the call fails. Left out: a summarizer's own `prompt=` (the
+fork's instruction is its own), a tool the model should call instead of writing
+text, and a provider that bills tool schemas apart.
 """
 
 from __future__ import annotations
