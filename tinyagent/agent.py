@@ -166,10 +166,19 @@ class ReActAgent:
             trace.answer = apology(reason, turn.zh, tokens, self.max_steps,
                                    self.max_prompt_tokens)
         self.last_trace = trace  # set first: the answer is known even if saving fails
+        self._hand_request(turn.messages, trace.answer)
         self._remember(turn.own, trace.answer)
         self._say(stop_line(reason, trace, self.trace_labels))
         self._say(f"{self.trace_labels['agent']}{trace.answer}")
         return trace.answer
+
+    def _hand_request(self, sent: list[ChatMessage], answer: str) -> None:
+        """Hand a memory that compacts by a fork (memory/fork.py) the request just
+        sent and its answer: its summary request can then start with the very
+        tokens the provider has cached. Other memories have no `see_request`."""
+        see = getattr(self.memory, "see_request", None)
+        if see is not None:
+            see([*sent, ChatMessage.assistant(answer)], self.tools.schemas())
 
     def _remember(self, own: list[ChatMessage], answer: str) -> None:
         """Commit the turn at once: the user message (and steps), then the answer."""

@@ -2,7 +2,9 @@
 
 One strategy a file, in course order: in_memory (notebook 02), window and
 token_window (03), summary (04) and hybrid (05). (Notebook 06's cache-aware compact
-memory is tinyagent.production's: what it optimises is the bill.)
+memory is tinyagent.production's: what it optimises is the bill; so is clearing,
+old tool results cleared. fork.py, a summary asked on the cached prefix, is here:
+summary and hybrid memory can fork too.)
 Shared by summary and hybrid (and by the production memories of notebook 07):
 summarizer.py, which writes a summary, with its guards (entities.py: no number
 lost or made up; budget.py: a bounded size), fence.py, which marks it as reference
@@ -38,5 +40,6 @@ __all__ = ["IDS_LINE", "IDS_LINE_ZH", "PROMPT", "PROMPT_ZH", "SUMMARY_FOOTER",
            "CompressedMemory",
            "HybridChatMemory", "InMemoryChatMemory", "SlidingWindowChatMemory",
            "Summarizer", "SummaryChatMemory", "SummaryState", "TokenWindowChatMemory",
+
            "drop_orphans", "fallback_summary", "find_ids", "keep_ids", "render",
            "split_turns", "summary_message"]

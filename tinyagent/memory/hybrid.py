@@ -11,10 +11,12 @@ and at turn 600. `summary_threshold` batches the overflow: the summarizer runs w
 The rules, SummaryChatMemory's: recent_size >= 2 (a question and its answer),
 summary_threshold > recent_size (otherwise compression never fires). The BitMall
 agent uses 6/12; the six-turn demo uses 6/10. `threshold_tokens` is a second
-trigger on the tokens held, `max_summary_tokens` the summary's budget and `lang` its
+trigger on the tokens held, `max_summary_tokens` the summary's budget, `lang` its
 language, as in summary.py; the summarizer and its guards are summarizer.py's,
-holding the summary is compressed.py's. Left out: batching by turns, async refresh and
-persistence (notebook 07).
+holding the summary is compressed.py's. `fork=True` (summary.py, fork.py) sends the
+whole conversation instead, as the agent last sent it, so that the provider bills it
+as cached: more tokens, most of them at the cached price. Left out: batching by
+turns, async refresh and persistence (notebook 07).
 """
 
 from __future__ import annotations
@@ -37,11 +39,11 @@ class HybridChatMemory(SummaryChatMemory):
     def __init__(self, llm: SupportsChat, recent_size: int = 6,
                  summary_threshold: int = 12, *,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None, lang: str | None = None
-                 ) -> None:
+                 threshold_tokens: int | None = None, lang: str | None = None,
+                 fork: bool = False) -> None:
         super().__init__(llm, summary_threshold, recent_size,
                          max_summary_tokens=max_summary_tokens,
-                         threshold_tokens=threshold_tokens, lang=lang)
+                         threshold_tokens=threshold_tokens, lang=lang, fork=fork)
 
     @property
     def recent_size(self) -> int:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from ..checks import check_size, error_lang
 from ..lang import get_lang, is_chinese, say
@@ -210,7 +211,7 @@ class Summarizer:
         request = self.request(previous, messages)  # our own code: a bug surfaces
         self.calls += 1
         try:
-            response = self.llm.chat(request)
+            response = self.send(request)
         except MODEL_ERRORS:  # a summary is never worth losing the conversation for
             return None
         used = getattr(getattr(response, "usage", None), "total_tokens", None)
@@ -220,6 +221,10 @@ class Summarizer:
         if getattr(response, "finish_reason", "stop") == "length":
             return None  # cut off at the length limit: the end is missing
         return response.content if isinstance(response.content, str) else None
+
+    def send(self, request: list[ChatMessage]) -> Any:
+        """The model call (a fork sends its tools too: fork.py)."""
+        return self.llm.chat(request)
 
     def fit(self, summary: str, lang: str = "en") -> str:
         """The budget, last: the guarded ids are inside it too."""

@@ -16,17 +16,23 @@ are long. The summary itself never exceeds `max_summary_tokens` (budget.py), so
 the memory stays bounded however long the chat. `lang` ("en", "zh", "auto": the
 customer's language, or None: the package's, `set_lang`) is the language of the
 summarizer's prompt, of the fence around the summary (notebooks/zh/04) and of the
-errors. Holding the summary is compressed.py's, saving it production's. Left out:
+errors. `fork=True` asks for each summary on the conversation's own cached prefix
+(fork.py: the agent's last request + one turn) instead of a request of its own.
+Holding the summary is compressed.py's, saving it production's. Left out:
 structured summaries and compressing in the background (notebook 07).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..checks import check_size, error_lang
 from ..lang import say
 from ..llm import SupportsChat
+from ..messages import ChatMessage
 from .budget import DEFAULT_SUMMARY_TOKENS
 from .compressed import CompressedChatMemory, compression_cut
+from .fork import ForkSummarizer
 from .summarizer import Summarizer
 
 __all__ = ["SummaryChatMemory", "check_sizes", "compression_cut"]
@@ -60,12 +66,20 @@ class SummaryChatMemory(CompressedChatMemory):
 
     def __init__(self, llm: SupportsChat, threshold: int = 10, keep_recent: int = 4,
                  *, max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None, lang: str | None = None
-                 ) -> None:
+                 threshold_tokens: int | None = None, lang: str | None = None,
+                 fork: bool = False) -> None:
         check_sizes(threshold, keep_recent, self._size_names, lang)
-        super().__init__(Summarizer(llm, max_summary_tokens, lang=lang),
+        summarizer = ForkSummarizer if fork else Summarizer
+        super().__init__(summarizer(llm, max_summary_tokens, lang=lang),
                          threshold_tokens=threshold_tokens)
         self.threshold, self.keep_recent = threshold, keep_recent
+
+    def see_request(self, messages: list[ChatMessage],
+                    tools: list[dict[str, Any]] | None = None) -> None:
+        """The agent's last request and answer: with fork=True, the next summary
+        request forks it (fork.py); without, it is not needed."""
+        if isinstance(self.summarizer, ForkSummarizer):
+            self.summarizer.see(messages, tools)
 
     def _trim(self) -> None:
         # ">=": the agent commits a turn when it ends, so memory holding `threshold`

@@ -22,6 +22,7 @@ from ..tokens import count_message_tokens, count_tools_tokens
 from . import clerk
 from .clerk import Reply
 from .conversation import Conversation
+from .fork import summary_request
 from .reading import prompt_tokens
 from .replies import say
 from .summarize import is_summary_request, summarize
@@ -108,6 +109,9 @@ def reply_for(mode: str, messages: list[dict[str, Any]],
         return Reply("")
     if is_summary_request(messages, tools):
         return Reply(summarize(messages))
+    forked = summary_request(messages)  # a summary asked for at the end (a fork)
+    if forked is not None:
+        return Reply(summarize(forked))
     conversation = Conversation.read(messages, tools)
     if mode == "repeat" and conversation.steps:
         # Stubborn: whatever the results say, call again what it called first.

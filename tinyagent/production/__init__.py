@@ -5,8 +5,10 @@ One idea a module: structured (a summary with seven capped sections), eviction
 (batches of whole turns), persistent (the record of what a summary covers, for
 any summary memory), background
 (compression on a thread pool), compact (notebook 06's cache-aware memory: what it
-optimises is the bill), sessions (persistence, isolation, restarts, many
-writers; the stores themselves live in tinyagent.storage). The notebook's widget
+optimises is the bill), clearing (old tool results replaced by a placeholder past
+a trigger: the compaction draft after notebook 06), sessions (persistence,
+isolation, restarts, many writers; the stores themselves live in
+tinyagent.storage). The notebook's widget
 playground is course harness: tinyagent.course.playground.
 """
 
@@ -16,6 +18,7 @@ from .background import (
     BackgroundSummaryMemory,
     shared_executor,
 )
+from .clearing import ToolClearingChatMemory
 from .compact import CompactChatMemory
 from .eviction import fit as ladder_fit
 from .incremental import (
@@ -43,6 +46,7 @@ __all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory",
            "IncrementalSummaryChatMemory",
            "IncrementalSummaryMemory", "PersistentChatMemory", "Recorded", "Session",
            "SessionInfo", "SessionManager", "SqliteStore", "StructuredSummarizer",
-           "StructuredSummary", "SummaryState", "cap_items", "fallback_document",
+           "StructuredSummary", "SummaryState", "ToolClearingChatMemory", "cap_items",
+           "fallback_document",
            "ladder_fit", "load_memory", "plan_batch", "recorded", "section_titles",
            "shared_executor", "snapshot"]

@@ -20,8 +20,11 @@ it can:
   `max_summary_tokens` are they merged into one (a rare rewrite).
 
 Summary 10/4 compresses often and rewrites; this one compresses rarely, in big
-steps, and appends. Left out: saving and restoring its state (notebook 07's stores
-hold one summary), and a compaction in the background.
+steps, and appends. And it asks for each summary by a fork (memory/fork.py): the
+agent's last request as it was, its answer and one turn asking for the summary, so
+the provider reads the whole prefix from its cache; `fork=False` sends notebook 04's
+request of its own instead, billed in full. Left out: saving and restoring its
+state (notebook 07's stores hold one summary), and a compaction in the background.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from ..memory.base import BaseChatMemory
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.compressed import compression_cut
 from ..memory.fence import summary_message, summary_text
+from ..memory.fork import ForkSummarizer
 from ..memory.summarizer import Summarizer
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
@@ -49,7 +53,7 @@ class CompactChatMemory(BaseChatMemory):
     def __init__(self, llm: SupportsChat, high_tokens: int = 1800,
                  low_tokens: int = 500, *,
                  max_summary_tokens: int = 2 * DEFAULT_SUMMARY_TOKENS,
-                 lang: str | None = None) -> None:
+                 lang: str | None = None, fork: bool = True) -> None:
         check_size("low_tokens", low_tokens, 100, "a question and its answer",
                    why_zh="一问一答", lang=lang)
         if high_tokens <= low_tokens:
@@ -64,7 +68,8 @@ class CompactChatMemory(BaseChatMemory):
         # One block's budget is the whole budget: a merge must fit in one block too.
         # Notebook 04's summarizer (it checks the budget), fitted by notebook 07's
         # ladder (eviction.py).
-        self.summarizer = Summarizer(llm, max_summary_tokens, lang=lang, fit=ladder)
+        summarizer = ForkSummarizer if fork else Summarizer
+        self.summarizer = summarizer(llm, max_summary_tokens, lang=lang, fit=ladder)
         # The fence's language, the summarizer's (compare sets the store's).
         self.fence_lang = self.summarizer.lang
         self._blocks: list[ChatMessage] = []  # fenced summaries, oldest first
@@ -75,6 +80,12 @@ class CompactChatMemory(BaseChatMemory):
     def summary(self) -> str | None:
         """Every block's text, oldest first (None until the first compaction)."""
         return "\n".join(map(summary_text, self._blocks)) or None
+
+    def see_request(self, messages: list[ChatMessage],
+                    tools: list[dict[str, Any]] | None = None) -> None:
+        """The agent's last request and answer, for the next compaction's fork."""
+        if isinstance(self.summarizer, ForkSummarizer):
+            self.summarizer.see(messages, tools)
 
     def _trim(self) -> None:
         if self.tokens < self.high_tokens:
