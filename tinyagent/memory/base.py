@@ -188,7 +188,8 @@ class BaseChatMemory:
         return UndoError(say(
             "the newest message is folded into the summary already, so it cannot be "
             "undone (the memory is unchanged); clear() starts the conversation over",
-            "最新的消息已经并入摘要，无法撤销（记忆保持不变）；clear() 可以重新开始对话"))
+            "最新的消息已经并入摘要，无法撤销（记忆保持不变）；"
+            "clear() 可以重新开始对话"))
 
     def clear(self) -> None:
         self._messages.clear()
