@@ -10,7 +10,8 @@ its calls in one message, so:
 - items -> messages: an assistant message and the function calls right after it
   become one `ChatMessage.assistant(text, tool_calls)`; a call's output becomes
   `ChatMessage.tool(call_id, output)`, matched by `call_id`;
-- messages -> items: the inverse, the words first, then one item per call.
+- messages -> items: the inverse, the words first (as the SDK's own assistant
+  output message), then one item per call.
 
 A summary, a system message, goes back as a `{"role": "system"}` item: the Responses
 input accepts it, and the SDK's chat-completions model sends it as the system
@@ -30,6 +31,7 @@ from typing import Any
 from ..messages import ChatMessage, Role, ToolCall, parse_arguments
 
 Item = dict[str, Any]  # one Responses input item, as the SDK passes them
+FAKE_ID = "__fake_id__"  # agents.models.fake_id.FAKE_RESPONSES_ID
 
 
 def text_of(content: Any) -> str:
@@ -76,7 +78,10 @@ def to_items(messages: Iterable[ChatMessage]) -> list[Item]:
             items.append({"type": "function_call_output",
                           "call_id": message.tool_call_id, "output": message.content})
             continue
-        if message.content or not message.tool_calls:
+        if message.role is Role.ASSISTANT and (message.content or
+                                               not message.tool_calls):
+            items.append(said(message.content))
+        elif message.role is not Role.ASSISTANT:
             items.append({"role": message.role.value, "content": message.content})
         items += [{"type": "function_call", "call_id": call.id, "name": call.name,
                    "arguments": json.dumps(call.arguments, ensure_ascii=False)}
@@ -84,6 +89,10 @@ def to_items(messages: Iterable[ChatMessage]) -> list[Item]:
     return items
 
 
-def item_counts(messages: Iterable[ChatMessage]) -> list[int]:
-    """How many items each message becomes (to_items, one message at a time)."""
-    return [len(to_items([message])) for message in messages]
+def said(text: str) -> Item:
+    """An assistant's words as the SDK's own output message, the shape its
+    chat-completions model joins with the calls after it into one message. The id
+    is the SDK's placeholder for items that did not come from the Responses API."""
+    return {"id": FAKE_ID, "type": "message", "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
