@@ -69,7 +69,8 @@ def tool_turn(i):
 def test_pop_returns_the_newest_message_and_removes_only_it(name):
     """After a plain turn, pop() gives the answer back and the question stays."""
     memory = EVERY_MEMORY[name]()
-    question, answer = ChatMessage.user("Where is 88231?"), ChatMessage.assistant("Here.")
+    question = ChatMessage.user("Where is 88231?")
+    answer = ChatMessage.assistant("Here.")
     memory.add(question)
     memory.add(answer)
     assert memory.pop() == answer

@@ -6,11 +6,12 @@ printed at the end. `tinyagent chat` is a REPL with a memory of your choice; wit
 standard input from a pipe it reads one user message a line, so it can be scripted;
 `--session NAME --db FILE` resumes it after a restart (notebook 07). Each command is
 the terminal twin of a notebook: demo of 01 and 05, compare of 06, bench of 03's
-cost argument, grade of 09's memory test kit. `--timeout SECONDS` (or TINYAGENT_TIMEOUT) bounds a real model's wait;
-closed pipes, Ctrl-C and bad input end in one line (terminal.py). `--lang zh` (or
-TINYAGENT_LANG=zh) makes every command Chinese: its help (cli_args.py), prompts,
-banners and errors, and the BitMall store the agent asks, so answers are Chinese
-too. Left out: colours and readline history.
+cost argument, grade of 09's memory test kit. `--timeout SECONDS` (or
+TINYAGENT_TIMEOUT) bounds a real model's wait; closed pipes, Ctrl-C and bad input
+end in one line (terminal.py). `--lang zh` (or TINYAGENT_LANG=zh) makes every
+command Chinese: its help (cli_args.py), prompts, banners and errors, and the
+BitMall store the agent asks, so answers are Chinese too. Left out: colours and
+readline history.
 """
 
 from __future__ import annotations
