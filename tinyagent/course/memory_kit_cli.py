@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,8 +33,9 @@ def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
     langs = list(grades[0].recall) if grades else ["en"]
     header = [say("session", "会话", lang)]
     for code in langs:
-        header += [say(f"ids {code}", f"编号 {code}", lang),
-                   say(f"facts {code}", f"事实 {code}", lang)]
+        zh = {"en": "英文", "zh": "中文"}.get(code, code)
+        header += [say(f"ids {code}", f"编号（{zh}）", lang),
+                   say(f"facts {code}", f"事实（{zh}）", lang)]
     header += [say("peak tokens", "峰值 token", lang), say("bounded", "有界", lang),
                *[say(f"billed {r}", f"计费 {r}", lang) for r in RULES],
                say("rules", "规则", lang)]
@@ -46,13 +48,28 @@ def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
         row += [f"{g.peak_tokens:,}", say("yes", "是", lang) if g.bounded
                 else say("no", "否", lang),
                 *[f"{g.billed[r]:,.0f}" for r in RULES],
-                "ok" if g.passed else "✗ " + "; ".join(g.problems)]
+                say("ok", "通过", lang) if g.passed else
+                "✗ " + "; ".join(problem_text(p, lang) for p in g.problems)]
         rows.append(row)
     return Table(say("The memory test kit: the planted dialog with an injected "
                      "instruction, offline (bill: the English run, in input-token "
                      "equivalents)",
                      "记忆测试套件：埋入事实的对话，外加一条注入的指令，离线运行"
                      "（计费：英文那一轮，折合输入 token）", lang), header, rows)
+
+
+RULES_ZH = {"newest turn": "最新一轮", "tool pairs": "工具配对", "fence": "围栏"}
+
+
+def problem_text(problem: str, lang: str | None = None) -> str:
+    """A broken rule as the table says it: "newest turn (turn 1, en)", or in
+    Chinese "最新一轮（第 1 轮，英文对话）"."""
+    found = re.fullmatch(r"(.+) \(turn (\d+), (\w+)\)", problem)
+    if found is None or say("en", "zh", lang) == "en":
+        return problem
+    rule, turn, code = found.groups()
+    dialog = {"en": "英文对话", "zh": "中文对话"}.get(code, code)
+    return f"{RULES_ZH.get(rule, rule)}（第 {turn} 轮，{dialog}）"
 
 
 def strategy(name: str) -> Any:
