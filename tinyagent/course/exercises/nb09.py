@@ -50,15 +50,16 @@ def _calls_read_back(step_items: Any, count: int) -> bool:
         if not isinstance(item.get("arguments"), str):
             got = type(item.get("arguments")).__name__
             raise Wrong(say(f"{call.id}: 'arguments' is a {got}; expected JSON text "
-                            "(json.dumps)", f"{call.id}：'arguments' 得到 {got}；"
-                            "应为 JSON 文本（json.dumps）"),
+                            "(json.dumps)", f"{call.id}：'arguments' 得到 `{got}`；"
+                            "应为 JSON 文本（`json.dumps`）"),
                         say("the Responses API carries arguments as a string",
-                            "Responses API 用字符串传递 arguments"))
+                            "SDK 的条目用 JSON 字符串传递 `arguments`"))
         got = (item.get("call_id"), item.get("name"), json.loads(item["arguments"]))
         want = (call.id, call.name, call.arguments)
         if got != want:
             raise Wrong(say(f"(call_id, name, arguments): got {got}; expected {want}",
-                            f"(call_id, name, arguments)：得到 {got}；应为 {want}"))
+                            f"(`call_id`, `name`, `arguments`)：得到 {got}；"
+                            f"应为 {want}"))
     return True
 
 
@@ -75,16 +76,18 @@ def _output_matches(step_items: Any) -> bool:
 @exercise("09.step_items")
 def _step_items_cases(step_items: Any) -> Iterator[Case]:
     yield (say("one call: one function_call item with call_id, name, arguments",
-               "一个调用：一个 function_call 条目，带 call_id、name、arguments"),
+               "一个调用：一个 `function_call` 条目，带 `call_id`、`name`、"
+               "`arguments`"),
            lambda: _calls_read_back(step_items, 1),
            say("one item a call: type, call_id (the call's id), name, arguments",
-               "每个调用一个条目：type、call_id（调用的 id）、name、arguments"))
+               "每个调用一个条目：`type`、`call_id`（调用的 id）、`name`、"
+               "`arguments`"))
     yield (say("two calls: two items, in the order called",
                "两个调用：两个条目，按调用顺序"),
            lambda: _calls_read_back(step_items, 2),
-           say("loop over message.tool_calls", "遍历 message.tool_calls"))
+           say("loop over message.tool_calls", "遍历 `message.tool_calls`"))
     yield (say("a tool result: a function_call_output with its call's call_id",
-               "工具结果：function_call_output，带对应调用的 call_id"),
+               "工具结果：`function_call_output`，带对应调用的 `call_id`"),
            lambda: _output_matches(step_items),
            say("the result's tool_call_id is the call_id that pairs it with its call",
-               "结果的 tool_call_id 就是把它和调用配对的 call_id"))
+               "结果的 `tool_call_id` 就是把它和调用配对的 `call_id`"))
