@@ -162,7 +162,7 @@ def build_parser(lang: str | None = None) -> Parser:
         "列出、查看、重建或删除保存的会话")), lang)
     memory_kit_cli.add_arguments(sub.add_parser("grade", parents=[common], help=text(
         "grade memories and Agents SDK sessions on the planted dialog",
-        "在埋入事实的对话上给记忆和 Agents SDK 会话打分")), lang)
+        "在埋入事实的对话上给记忆和 SDK 会话打分")), lang)
     return parser
 
 

@@ -2,8 +2,10 @@
 
 Introduced in notebook 02. `ChatMemory` is a Protocol with three methods, so the agent
 depends on the contract, not on a strategy, and strategies are swappable. Every
-memory of this package also has `pop()`, the undo of notebook 09 (a framework's
-session pops its newest item).
+memory of this package also has `pop()`, the undo of notebook 09: it removes the
+newest message and returns it (its whole tool step when it is a tool result), or
+raises UndoError when a summary holds it already. The Protocol leaves it out
+because the agent never calls it: a memory you write needs only the three methods.
 `BaseChatMemory` owns the message list; each strategy in this
 package overrides one method, so the difference between strategies *is* the lesson.
 
@@ -28,14 +30,7 @@ from ..tokens import count_message_tokens
 
 @runtime_checkable
 class ChatMemory(Protocol):
-    """What the agent needs from a memory: nothing more.
-
-    Every memory of this package also has `pop()`, undo: it removes the newest
-    message and returns it (with its whole tool step when it is a tool result), or
-    raises UndoError when a summary holds it already. It is not part of this
-    Protocol, because the agent never calls it: a memory you write needs only these
-    three methods (notebook 09's framework sessions and `/undo` need `pop`).
-    """
+    """What the agent needs from a memory: nothing more."""
 
     def add(self, message: ChatMessage) -> None:
         """Store one message at the end of the conversation."""
