@@ -11,7 +11,8 @@ calls are recorded and billed too, and each language gets a fresh one). Measured
 - recall: probes whose answer holds the planted id, and the customer's own facts;
 - peak: the most tokens the history held after a turn; `bounded` when the second
   half's peak is within BOUNDED times the first half's (a growing log is not);
-- the bill of the English run under each provider's cache rule (billing.py).
+- the bill of the first language's run under each provider's cache rule
+  (billing.py).
 
 And three rules, each broken by a session the kit rejects, naming it:
 

@@ -51,11 +51,13 @@ def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
                 say("ok", "通过", lang) if g.passed else
                 "✗ " + "; ".join(problem_text(p, lang) for p in g.problems)]
         rows.append(row)
-    return Table(say("The memory test kit: the planted dialog with an injected "
-                     "instruction, offline (bill: the English run, in input-token "
+    first = {"en": say("English", "英文", lang), "zh": say("Chinese", "中文", lang)
+             }.get(langs[0], langs[0])
+    return Table(say(f"The memory test kit: the planted dialog with an injected "
+                     f"instruction, offline (bill: the {first} run, in input-token "
                      "equivalents)",
-                     "记忆测试套件：埋入事实的对话，外加一条注入的指令，离线运行"
-                     "（计费：英文那一轮，折合输入 token）", lang), header, rows)
+                     f"记忆测试套件：埋入事实的对话，外加一条注入的指令，离线运行"
+                     f"（计费：{first}那一轮，折合输入 token）", lang), header, rows)
 
 
 RULES_ZH = {"newest turn": "最新一轮", "tool pairs": "工具配对", "fence": "围栏"}
