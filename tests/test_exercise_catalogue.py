@@ -49,6 +49,7 @@ OFFICIAL = {
     "07.apply_if_current": ("07_production_memory", "apply_if_current"),
     "07.restore": ("07_production_memory", "restore"),
     "07.fence": ("07_production_memory", "fence"),
+    "09.step_items": ("09_take_it_to_your_framework", "step_items"),
 }
 
 

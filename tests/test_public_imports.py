@@ -18,7 +18,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ALL = sorted(p for folder in ("", "zh", "solutions")
              for p in (NOTEBOOKS / folder).glob("[0-9][0-9]_*.ipynb"))
 PUBLIC = {"tinyagent", "tinyagent.memory", "tinyagent.production", "tinyagent.storage",
-          "tinyagent.course", "tinyagent.course.exercises"}
+          "tinyagent.course", "tinyagent.course.exercises", "tinyagent.agents_sdk"}
 
 
 def code(path: Path) -> list[str]:

@@ -51,6 +51,18 @@ def test_the_recipe_installs_from_the_wheelhouse_only():
     assert install[install.index("-e") + 1] == ".[test]"
 
 
+def test_the_wheelhouse_holds_the_agents_sdk_notebook_09_needs():
+    """The recipe downloads the [test] extra, and that extra holds openai-agents,
+    so a room without Wi-Fi can run notebook 09 and `tinyagent grade`."""
+    import tomllib
+
+    download, _ = recipe()
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]["test"]
+    assert ".[test]" in download
+    assert any(re.match(r"openai-agents\b", requirement) for requirement in extra)
+
+
 def _pip(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
     """pip as the README runs it, with this machine's pip settings for downloads
     only: the install must see nothing but the wheelhouse."""

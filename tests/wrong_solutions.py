@@ -727,6 +727,54 @@ FENCE = [
     ("as-user", lambda s: ChatMessage.user(fence(s).content), "a summary goes"),
 ]
 
+# -- 09.step_items
+def _call_item(call, arguments):
+    return {"type": "function_call", "call_id": call.id, "name": call.name,
+            "arguments": arguments}
+
+
+def _output_item(message):
+    return {"type": "function_call_output", "call_id": message.tool_call_id,
+            "output": message.content}
+
+
+def items_arguments_as_dict(message):
+    """Arguments left a dict: the SDK wants JSON text."""
+    if message.tool_call_id is not None:
+        return [_output_item(message)]
+    return [_call_item(c, c.arguments) for c in message.tool_calls]
+
+
+def items_first_call_only(message):
+    """Only the first of parallel calls becomes an item."""
+    if message.tool_call_id is not None:
+        return [_output_item(message)]
+    return [_call_item(c, json.dumps(c.arguments)) for c in message.tool_calls[:1]]
+
+
+def items_id_not_call_id(message):
+    """The call's id under "id": nothing pairs the output with it."""
+    if message.tool_call_id is not None:
+        return [_output_item(message)]
+    return [{"type": "function_call", "id": c.id, "name": c.name,
+             "arguments": json.dumps(c.arguments)} for c in message.tool_calls]
+
+
+def items_output_as_call(message):
+    """A tool result turned into a call item, as if every message were a call."""
+    if message.tool_call_id is not None:
+        return [{"type": "function_call", "call_id": message.tool_call_id,
+                 "name": "tool", "arguments": message.content}]
+    return [_call_item(c, json.dumps(c.arguments)) for c in message.tool_calls]
+
+
+STEP_ITEMS = [
+    ("arguments as a dict", items_arguments_as_dict, "one call"),
+    ("first call only", items_first_call_only, "two calls"),
+    ("id, not call_id", items_id_not_call_id, "one call"),
+    ("output as a call", items_output_as_call, "a tool result"),
+]
+
 CATALOGUE = {
     "00.no_progress": NO_PROGRESS, "00.same_signature": SAME_SIGNATURE,
     "00.what_to_remember": WHAT_TO_REMEMBER, "01.build_messages": BUILD_MESSAGES,
@@ -735,4 +783,5 @@ CATALOGUE = {
     "05.merge_step": MERGE_STEP, "06.tune_hybrid": TUNE_HYBRID,
     "06.cheapest_recall": CHEAPEST_RECALL, "07.cap_items": CAP_ITEMS,
     "07.apply_if_current": APPLY_IF_CURRENT, "07.restore": RESTORE, "07.fence": FENCE,
+    "09.step_items": STEP_ITEMS,
 }

@@ -6,7 +6,9 @@ through every strategy, and comparison.py and table.py print the result;
 evaluation.py (with planted.py, the planted-fact dialog, and plots.py, its
 pictures), longrun.py, ratios.py, language_cost.py and bench.py measure recall and
 cost; draw.py pictures a request; playground.py is notebook 07's widget; cli.py,
-compare_cli.py, sessions_cli.py and terminal.py are the `tinyagent` command;
+compare_cli.py, sessions_cli.py, memory_kit_cli.py and terminal.py are the
+`tinyagent` command; memory_kit.py (with cookbook_session.py) grades any framework's
+memory (notebook 09);
 exercises/ holds the notebooks' checkers; language.py is the course's language
 (`set_lang("zh")` in the Chinese notebooks); names.py titles the strategies on
 screen. Showing a memory is the memory's own job (memory/display.py).
@@ -38,6 +40,10 @@ WHERE = {
     "show_tokens": "language_cost", "Playground": "playground",
     "price_for": "prices", "Table": "table", "check": "exercises",
     "strategy_title": "names",
+    # notebook 09: the memory test kit, and a session built as the cookbook builds it
+    "grade": "memory_kit", "recording_async_client": "memory_kit",
+    "kit_table": "memory_kit_cli", "problem_text": "memory_kit_cli",
+    "CookbookSummarizingSession": "cookbook_session",
 }
 
 
@@ -68,7 +74,9 @@ class _Course(types.ModuleType):
 
 sys.modules[__name__].__class__ = _Course
 
-__all__ = ["Playground", "RecordingClient", "SIX_TURNS", "Table", "bill",
+__all__ = ["CookbookSummarizingSession", "Playground", "RecordingClient",
+           "SIX_TURNS", "Table", "bill", "grade", "kit_table", "problem_text",
+           "recording_async_client",
            "by_language", "check", "compare", "draw_messages", "evaluate",
            "get_lang", "make_strategies", "picture", "planted_dialog",
            "plot_recall_cost", "plot_tokens", "price_for", "print_memory",

@@ -5,7 +5,8 @@ which resumes a conversation after a restart). With standard input from a pipe i
 reads one user message a line, so it can be scripted. In Chinese (`--lang zh`) the
 prompts, help and errors are Chinese, the agent asks the Chinese BitMall store, and
 the memories that summarize write Chinese summaries; `/memory` shows the memory and
-its stats() with their keys as labels in the chat's language. Left out: colours,
+its stats() with their keys as labels in the chat's language; `/undo` forgets the
+newest turn (notebook 09's pop(); with --session, in the file too). Left out: colours,
 readline history and multi-line messages.
 """
 
@@ -18,7 +19,9 @@ from ..agent import ReActAgent, TurnNotSavedError
 from ..lang import get_lang, say
 from ..llm import LlmClient, LlmError
 from ..memory import ChatMemory
+from ..messages import Role
 from ..production.sessions import SessionDeletedError
+from ..storage import StoreError
 from ..tools import bitmall_tools
 from .catalogue import STRATEGIES, MemoryFactory, memory_factories, print_memory
 from .terminal import is_text, make_llm, say_error, say_waiting
@@ -81,6 +84,9 @@ def converse(agent: ReActAgent, llm: LlmClient, memory: ChatMemory | None,
             print_memory(memory, lang=lang)
             print(stats_line(memory, lang))
             continue
+        if command == "/undo":
+            undo(memory, lang)
+            continue
         if command in {"/help", "/?"}:
             print(say(HELP, HELP_ZH, lang))
             continue
@@ -110,12 +116,28 @@ def converse(agent: ReActAgent, llm: LlmClient, memory: ChatMemory | None,
     return 1 if unsaved else 0
 
 
+def undo(memory: ChatMemory | None, lang: str) -> None:
+    """/undo: forget the newest turn (the answer, then the question that asked it)."""
+    if memory is None or not hasattr(memory, "pop"):
+        say_error(say("this chat has no memory to undo: start it with --memory",
+                      "这个对话没有记忆可以撤销：请用 --memory 启动", lang))
+        return
+    try:
+        while (message := memory.pop()).role is not Role.USER:
+            pass
+    except (IndexError, StoreError) as exc:  # empty, folded into the summary, or
+        say_error(exc)  # another writer changed the stored session: nothing undone
+        return
+    print(say(f"(undone: {message.preview(60)})", f"（已撤销：{message.preview(60)}）",
+              lang), flush=True)
+
+
 MAX_LINE_CHARS = 20_000  # a customer message; a longer line is refused, not stored
 LEAVE = {"/quit", "/exit", "quit", "exit", "退出"}  # alone on a line: not a question
 HELP = ("Type a question for the BitMall agent. /memory shows what it remembers; "
-        "/quit (or quit, exit, Ctrl-D) leaves.")
+        "/undo forgets the last turn; /quit (or quit, exit, Ctrl-D) leaves.")
 HELP_ZH = ("输入您想问 BitMall 客服的问题。`/memory` 显示它记住了什么；"
-           "`/quit`（或 `quit`、`exit`、退出、`Ctrl-D`）离开。")
+           "`/undo` 撤销上一轮；`/quit`（或 `quit`、`exit`、退出、`Ctrl-D`）离开。")
 PROMPTS = {"en": ("you> ", "agent> "), "zh": ("你> ", "客服> ")}
 # The memory's stats() keys stay identifiers; a person reads them as these labels.
 STAT_LABELS = {"messages": "消息", "tokens": "token", "dropped": "已丢弃",

@@ -1,4 +1,4 @@
-"""The `tinyagent` command: demo, chat, compare, bench and sessions.
+"""The `tinyagent` command: demo, chat, compare, bench, sessions and grade.
 
 `tinyagent demo` replays the course in a terminal: the stateless failure, then the
 six-turn hybrid-memory dialog of the original TinyAgent (notebook 05) with the memory
@@ -6,11 +6,12 @@ printed at the end. `tinyagent chat` is a REPL with a memory of your choice; wit
 standard input from a pipe it reads one user message a line, so it can be scripted;
 `--session NAME --db FILE` resumes it after a restart (notebook 07). Each command is
 the terminal twin of a notebook: demo of 01 and 05, compare of 06, bench of 03's
-cost argument. `--timeout SECONDS` (or TINYAGENT_TIMEOUT) bounds a real model's wait;
-closed pipes, Ctrl-C and bad input end in one line (terminal.py). `--lang zh` (or
-TINYAGENT_LANG=zh) makes every command Chinese: its help (cli_args.py), prompts,
-banners and errors, and the BitMall store the agent asks, so answers are Chinese
-too. Left out: colours and readline history.
+cost argument, grade of 09's memory test kit. `--timeout SECONDS` (or
+TINYAGENT_TIMEOUT) bounds a real model's wait; closed pipes, Ctrl-C and bad input
+end in one line (terminal.py). `--lang zh` (or TINYAGENT_LANG=zh) makes every
+command Chinese: its help (cli_args.py), prompts, banners and errors, and the
+BitMall store the agent asks, so answers are Chinese too. Left out: colours and
+readline history.
 """
 
 from __future__ import annotations
@@ -117,6 +118,10 @@ def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
         from . import compare_cli
 
         return compare_cli.run(args)
+    if args.command == "grade":  # notebook 09's memory test kit
+        from . import memory_kit_cli
+
+        return memory_kit_cli.run(args)
     from .bench import main as bench_main
 
     return bench_main()

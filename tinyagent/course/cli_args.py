@@ -110,7 +110,7 @@ def build_parser(lang: str | None = None) -> Parser:
     """The command line in `lang` (default: the setting): a subparser a command,
     model options shared by `model`, --lang on every command."""
     from ..settings import timeout_argument
-    from . import compare_cli, sessions_cli
+    from . import compare_cli, memory_kit_cli, sessions_cli
     from .catalogue import STRATEGIES
 
     lang = get_lang(lang)
@@ -133,7 +133,7 @@ def build_parser(lang: str | None = None) -> Parser:
                                  "TINYAGENT_TIMEOUT）"))
     sub = parser.add_subparsers(
         dest="command", required=True, title=text("commands", "命令"),
-        metavar="{demo,chat,bench,compare,sessions}",
+        metavar="{demo,chat,bench,compare,sessions,grade}",
         parser_class=functools.partial(Parser, lang=lang))
     sub.add_parser("demo", parents=[model, common], help=text(
         "the stateless failure, then the six-turn hybrid demo",
@@ -160,6 +160,9 @@ def build_parser(lang: str | None = None) -> Parser:
     sessions_cli.add_arguments(sub.add_parser("sessions", parents=[common], help=text(
         "list, show, rebuild or delete stored sessions",
         "列出、查看、重建或删除保存的会话")), lang)
+    memory_kit_cli.add_arguments(sub.add_parser("grade", parents=[common], help=text(
+        "grade memories and Agents SDK sessions on the planted dialog",
+        "在埋入事实的对话上给记忆和 SDK 会话打分")), lang)
     return parser
 
 

@@ -11,7 +11,14 @@ lost or made up; budget.py: a bounded size), fence.py, which marks it as referen
 data, and compressed.py, which holds it in front of the verbatim messages.
 """
 
-from .base import BaseChatMemory, ChatMemory, drop_orphans, split_turns
+from .base import (
+    BaseChatMemory,
+    ChatMemory,
+    UndoError,
+    call_before,
+    drop_orphans,
+    split_turns,
+)
 from .budget import IDS_LINE, IDS_LINE_ZH
 from .compressed import CompressedChatMemory, CompressedMemory, SummaryState
 from .hybrid import HybridChatMemory
@@ -40,6 +47,6 @@ __all__ = ["IDS_LINE", "IDS_LINE_ZH", "PROMPT", "PROMPT_ZH", "SUMMARY_FOOTER",
            "CompressedMemory",
            "HybridChatMemory", "InMemoryChatMemory", "SlidingWindowChatMemory",
            "Summarizer", "SummaryChatMemory", "SummaryState", "TokenWindowChatMemory",
-
+           "UndoError", "call_before",
            "drop_orphans", "fallback_summary", "find_ids", "keep_ids", "render",
            "split_turns", "summary_message"]

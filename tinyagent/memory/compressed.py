@@ -12,6 +12,9 @@ production memories (notebook 07) share. A compression is four steps:
 
 `messages()` starts with the summary, a system message fenced as reference data
 (fence.py), then the verbatim messages; `len` and `tokens` describe that list.
+`pop()` (undo, notebook 09) takes back verbatim messages only: once they are all
+popped, the summary is what is left, and popping it is an UndoError (the memory
+unchanged; no pre-summary state is kept to go back to).
 `SummaryState` is the record a store keeps of a summary (notebook 07). Left out:
 saving the summary and keeping that record (tinyagent.production).
 """

@@ -151,6 +151,12 @@ class IncrementalSummaryChatMemory(PersistentChatMemory):
             super().clear()
             self._generation += 1  # a compression planned before this is now stale
 
+    def pop(self) -> ChatMessage:
+        with self._lock:  # a compression planned before the undo may hold it: stale
+            message = super().pop()
+            self._generation += 1
+            return message
+
     # -- compression in three steps
     def _trim(self) -> None:
         if not IN_FLIGHT.claim(self.flight_key):

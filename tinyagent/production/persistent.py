@@ -120,6 +120,13 @@ class Recorded:
         self.memory.clear()
         self._seen, self._start = 0, SummaryState()
 
+    def pop(self) -> ChatMessage:
+        """The memory's undo, counted: the messages it removed were never seen."""
+        held = len(self.memory.messages())
+        message = self.memory.pop()  # type: ignore[attr-defined]
+        self._seen -= held - len(self.memory.messages())
+        return message
+
     # -- the record
     @property
     def state(self) -> SummaryState:

@@ -32,12 +32,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from ..memory.base import ChatMemory
+from ..memory.base import ChatMemory, call_before, orphan_error
 from ..memory.compressed import SummaryState
 from ..messages import ChatMessage, Role
 from ..storage import SessionInfo, Store, StoreError, check_name
 from .persistent import Persistent, recorded
 from .restore import load_memory
+from .undo import Undo
 
 REBUILD_ATTEMPTS = 3  # then another writer is too busy: the rebuild gives up
 
@@ -51,8 +52,8 @@ class SessionDeletedError(StoreError):
                          "to begin a new conversation")
 
 
-class Session:
-    """A stored conversation: use it as the agent's memory."""
+class Session(Undo):
+    """A stored conversation: use it as the agent's memory; `pop()` undoes (undo.py)."""
 
     def __init__(self, name: str, memory: ChatMemory, store: Store,
                  seen: int | None = None, *, record: Persistent | None = None
@@ -60,6 +61,7 @@ class Session:
         self.name, self.memory, self.store = name, memory, store
         self._lock = threading.RLock()  # summary saves come from pool threads too
         self._seen = store.count(name) if seen is None else seen  # in the memory
+        self._newest = self._stored(self._seen)  # to notice another writer's undo
         self.conflicts = 0  # summaries dropped because another writer saved first
         # The summary's record (persistent.py), None for a memory without a summary;
         # `record`: one the caller built already (a rebuild, which knows its counts).
@@ -97,8 +99,8 @@ class Session:
             newer = stored.version != self._saved_version
         with self._lock:
             # Behind: another writer appended between our last message and these.
-            behind = newer or first != self._seen + 1
-            self._seen = number
+            behind = newer or first != self._seen + 1 or self._tail_moved(first)
+            self._seen, self._newest = number, messages[-1]
         conflicts = self.conflicts
         if behind:  # another writer wrote first: take it all, our messages too
             self._reload()
@@ -109,17 +111,14 @@ class Session:
             self._record.compress_if_due()  # our summary lost: plan again from theirs
 
     def _check_calls(self, messages: list[ChatMessage]) -> None:
-        """A tool result must answer a call the session holds (else every later
-        request would be rejected with HTTP 400, for good)."""
-        answers = [m.tool_call_id for m in messages if m.role is Role.TOOL]
-        if answers:
-            called = {c.id for m in [*self.memory.messages(), *messages]
-                      for c in m.tool_calls}
-            for call_id in answers:
-                if call_id not in called:
-                    raise ValueError(f"a tool message answers the call {call_id!r}, "
-                                     f"which session {self.name!r} does not hold: "
-                                     "add the assistant message with that call first")
+        """A tool result must follow its call (else every later request would be
+        rejected with HTTP 400, for good): checked before anything is stored."""
+        if any(m.role is Role.TOOL for m in messages):
+            held = self.memory.messages()
+            for message in messages:
+                if message.role is Role.TOOL and not call_before(held, message):
+                    raise orphan_error(message)
+                held.append(message)
 
     def messages(self) -> list[ChatMessage]:
         return self.memory.messages()
@@ -132,6 +131,7 @@ class Session:
         with self._lock:
             self.store.clear_session(self.name)
             self._seen = self._saved_version = 0
+            self._newest = None
 
     def _load(self) -> None:
         """Make the memory what the store holds now, without a model call."""
@@ -140,6 +140,7 @@ class Session:
         # The memory's lock before ours, in the order a background apply takes them.
         with memory_lock, self._lock:
             self._seen = load_memory(self._target, self.store, self.name)
+            self._newest = self._stored(self._seen)
             self._saved_version = 0 if record is None else record.state.version
 
     def _reload(self) -> None:

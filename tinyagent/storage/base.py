@@ -4,7 +4,8 @@ Introduced in notebook 07. A store keeps, per session name, an append-only log o
 messages numbered 1, 2, ... and the snapshots of its summary, newest last. Two
 rules make it safe for many writers (threads, processes, servers) on one session:
 
-- appending never conflicts: each message gets the next number, in one transaction;
+- appending never conflicts: each message gets the next number, in one transaction
+  (an undo, undo.py, is the one way a message leaves the log: a compare-and-swap);
 - a summary snapshot is saved only if the snapshot it was built on is still the
   newest (`save_summary(..., base_version=...)` is a compare-and-swap in one
   transaction). A writer that loses reloads what the store holds and plans again,
@@ -119,6 +120,12 @@ class Store(Protocol):
 
     def count(self, name: str) -> int:
         """How many messages the session holds."""
+
+    def pop_messages(self, name: str, messages: Sequence[ChatMessage],
+                     number: int) -> bool:
+        """Undo: remove the newest messages if they are still `messages`, numbered
+        up to `number`, and no snapshot covers them. False, and nothing removed,
+        when another writer appended, undid or summarized first."""
 
     def save_summary(self, name: str, state: SummaryState,
                      base_version: int | None = None) -> bool:

@@ -38,8 +38,10 @@ from .base import (
 )
 from .postgres_setup import connect, create_missing, first_line, safe_url
 from .store_base import StoreBase
+from .undo import pop_rows
 
 __all__ = ["PostgresStore", "safe_url"]
+TABLES = ("tinyagent_messages", "tinyagent_summaries")  # what an undo reads
 
 class PostgresStore(StoreBase):
     """`PostgresStore("postgresql://user@host:5432/db")`."""
@@ -201,6 +203,13 @@ class PostgresStore(StoreBase):
             return int(db.execute("SELECT COUNT(*) FROM tinyagent_messages WHERE "
                                   "session_id = %s", (self._id(db, name),)
                                   ).fetchone()[0])
+
+    def pop_messages(self, name: str, messages: Sequence[ChatMessage],
+                     number: int) -> bool:
+        """Undo the newest messages if they are still `messages` (undo.py)."""
+        with self.transaction() as db:  # the row lock: writers wait, as for append
+            return pop_rows(db, self._id(db, name, lock=True, touch=True), name,
+                            messages, number, TABLES, "%s")
 
     # -- summary snapshots
     def save_summary(self, name: str, state: SummaryState,

@@ -42,6 +42,7 @@ from .base import (
 )
 from .sqlite_file import SCHEMA, create_private, prepare
 from .store_base import StoreBase
+from .undo import pop_rows
 
 __all__ = ["SCHEMA", "LOCK_WAIT", "SqliteStore"]  # SCHEMA: for production.sqlite_store
 
@@ -199,6 +200,14 @@ class SqliteStore(StoreBase):
         with self._read() as db:
             return int(db.execute("SELECT COUNT(*) FROM messages WHERE session_id = ?",
                                   (self._id(db, name),)).fetchone()[0])
+
+    def pop_messages(self, name: str, messages: Sequence[ChatMessage],
+                     number: int) -> bool:
+        """Undo: remove the newest messages if they are still `messages`, numbered
+        up to `number`, and no snapshot covers them (undo.py); else False."""
+        with self.transaction() as db:
+            return pop_rows(db, self._id(db, name, touch=True), name, messages,
+                            number, ("messages", "summaries"), "?")
 
     # -- summary snapshots
     def save_summary(self, name: str, state: SummaryState,

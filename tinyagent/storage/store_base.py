@@ -62,6 +62,13 @@ class StoreBase(ABC):
         """How many messages the session holds."""
 
     @abstractmethod
+    def pop_messages(self, name: str, messages: Sequence[ChatMessage],
+                     number: int) -> bool:
+        """Undo: remove the newest messages if they are still `messages`, numbered
+        up to `number`, and no snapshot covers them, in one transaction. False,
+        and nothing removed, when another writer changed the session first."""
+
+    @abstractmethod
     def save_summary(self, name: str, state: SummaryState,
                      base_version: int | None = None) -> bool:
         """Save `state` if the newest saved version is `base_version` (0: none),

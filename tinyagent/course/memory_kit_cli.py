@@ -1,0 +1,141 @@
+"""`tinyagent grade`: the memory test kit in a terminal, and its table.
+
+The terminal twin of notebook 09's last sections. `--memory` grades the course's
+strategies through the Agents SDK bridge, `sqlite` the SDK's own SQLiteSession
+(`--limit N`: with SessionSettings(limit=N)), and `--session MODULE:NAME` any
+session of yours: a function in an importable module that returns an object with
+the SDK's Session protocol (called with the kit's model client if it takes an
+argument). The exit status is 1 when a session breaks one of the kit's rules.
+`kit_table` is the table notebook 09 shows. Left out: a real model (the kit runs
+offline; memory_kit.py says why).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..lang import say
+from .catalogue import STRATEGIES
+from .memory_kit import RULES, Grade, grade
+from .table import Table
+
+# Whose summaries follow the dialog's language ("auto"); structured: the package's.
+AUTO = {"summary", "hybrid", "compact"}
+KIT_NAMES = [name for name in STRATEGIES if name != "none"]
+
+
+def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
+    """One row a session: recall in each language, peak, bill under each rule."""
+    langs = list(grades[0].recall) if grades else ["en"]
+    header = [say("session", "会话", lang)]
+    for code in langs:
+        zh = {"en": "英文", "zh": "中文"}.get(code, code)
+        header += [say(f"ids {code}", f"编号（{zh}）", lang),
+                   say(f"facts {code}", f"事实（{zh}）", lang)]
+    header += [say("peak tokens", "峰值 token", lang), say("bounded", "有界", lang),
+               *[say(f"billed {r}", f"计费 {r}", lang) for r in RULES],
+               say("rules", "规则", lang)]
+    rows = []
+    for g in grades:
+        row = [g.name]
+        for code in langs:
+            ids, of, facts, of_facts = g.recall[code]
+            row += [f"{ids}/{of}", f"{facts}/{of_facts}"]
+        row += [f"{g.peak_tokens:,}", say("yes", "是", lang) if g.bounded
+                else say("no", "否", lang),
+                *[f"{g.billed[r]:,.0f}" for r in RULES],
+                say("ok", "通过", lang) if g.passed else
+                "✗ " + "; ".join(problem_text(p, lang) for p in g.problems)]
+        rows.append(row)
+    first = {"en": say("English", "英文", lang), "zh": say("Chinese", "中文", lang)
+             }.get(langs[0], langs[0])
+    return Table(say(f"The memory test kit: the planted dialog with an injected "
+                     f"instruction, offline (bill: the {first} run, in input-token "
+                     "equivalents)",
+                     f"记忆测试套件：埋入事实的对话，外加一条注入的指令，离线运行"
+                     f"（计费：{first}那一轮，折合输入 token）", lang), header, rows)
+
+
+RULES_ZH = {"newest turn": "最新一轮", "tool pairs": "工具配对", "fence": "围栏"}
+
+
+def problem_text(problem: str, lang: str | None = None) -> str:
+    """A broken rule as the table says it: "newest turn (turn 1, en)", or in
+    Chinese "最新一轮（第 1 轮，英文对话）"."""
+    found = re.fullmatch(r"(.+) \(turn (\d+), (\w+)\)", problem)
+    if found is None or say("en", "zh", lang) == "en":
+        return problem
+    rule, turn, code = found.groups()
+    dialog = {"en": "英文对话", "zh": "中文对话"}.get(code, code)
+    return f"{RULES_ZH.get(rule, rule)}（第 {turn} 轮，{dialog}）"
+
+
+def strategy(name: str) -> Any:
+    """A factory the kit calls with its client: the course's sizes for `name`."""
+    def make(llm: Any) -> Any:
+        chosen = STRATEGIES[name]
+        if name in AUTO:
+            return chosen.build(llm, lang="auto", **chosen.sizes)
+        return chosen.make(llm)
+    make.__name__ = name
+    return make
+
+
+def imported(path: str) -> Any:
+    """`module:name`, imported: the factory of a learner's own session."""
+    module, _, name = path.partition(":")
+    if not name:
+        raise ValueError(f"--session needs MODULE:NAME, got {path!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> None:
+    def text(en: str, zh: str) -> str:
+        return say(en, zh, lang)
+
+    parser.add_argument("--memory", default="inmemory,summary,hybrid,compact",
+                        metavar="LIST", help=text(
+                            f"comma-separated from {', '.join(KIT_NAMES)}, sqlite",
+                            f"用逗号分隔，可选 {', '.join(KIT_NAMES)}、sqlite"))
+    parser.add_argument("--limit", type=int, metavar="N", help=text(
+        "sqlite with SessionSettings(limit=N)", "sqlite 配 SessionSettings(limit=N)"))
+    parser.add_argument("--session", action="append", default=[],
+                        metavar="MODULE:NAME", help=text(
+                            "a function returning your own SDK session",
+                            "一个返回你自己的 SDK 会话的函数"))
+    parser.add_argument("--turns", type=int, default=30, metavar="N", help=text(
+        "turns of the planted dialog, at least 20 (default 30)",
+        "埋入事实对话的轮数，至少 20（默认 30）"))
+    parser.add_argument("--seed", type=int, default=0, help=text(
+        "seed of the dialog (default 0)", "对话的种子（默认 0）"))
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents import SessionSettings, SQLiteSession
+
+    if args.turns < 20:
+        raise SystemExit(say("--turns must be >= 20: the customer's facts are "
+                             "planted from 20 turns", "--turns 至少为 20：客户的事实"
+                             "从 20 轮起才会埋入"))
+    makers: dict[str, Any] = {}
+    for name in filter(None, args.memory.split(",")):
+        if name == "sqlite":
+            limit = SessionSettings(limit=args.limit) if args.limit else None
+            label = f"sqlite limit {args.limit}" if args.limit else "sqlite"
+            makers[label] = lambda limit=limit: SQLiteSession(
+                "kit", session_settings=limit)
+        elif name in KIT_NAMES:
+            makers[name] = strategy(name)
+        else:
+            raise SystemExit(f"unknown memory {name!r}: choose from "
+                             f"{', '.join(KIT_NAMES)}, sqlite")
+    for path in args.session:
+        makers[path] = imported(path)
+    grades = [grade(make, label, args.turns, args.seed)
+              for label, make in makers.items()]
+    print(repr(kit_table(grades)))
+    return 0 if all(g.passed for g in grades) else 1
