@@ -165,10 +165,14 @@ def main(argv: list[str] | None = None) -> int:
             "自己说的话，快结束时再问回来，给每种记忆策略打分：召回、提示词峰值、"
             "发送的 token、摘要调用次数、记忆峰值。没有设置 TINYAGENT_API_KEY 时"
             "离线运行。", lang))
-        parser.add_argument("turns", nargs="?", type=int, default=50, help=say(
+        upper = {"metavar": "TURNS"} if lang == "zh" else {}  # a name, not a word
+        parser.add_argument("turns", nargs="?", type=int, default=50, **upper,
+                            help=say(
             "length of the dialog, at least 6 (default: 50)",
             "对话的轮数，至少 6（默认：50）", lang))
-        parser.add_argument("seed", nargs="?", type=int, default=0, help=say(
+        upper = {"metavar": "SEED"} if lang == "zh" else {}
+        parser.add_argument("seed", nargs="?", type=int, default=0, **upper,
+                            help=say(
             "seed of the filler questions, their order and phrasing (default: 0)",
             "随机种子：决定填充问题、它们的顺序和说法（默认：0）", lang))
         parser.add_argument("--provider", choices=["openai", "deepseek", "qwen",
