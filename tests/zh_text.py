@@ -39,7 +39,7 @@ def english_sentences(text: str) -> list[str]:
 #   installs or calls (Python, Jupyter, Colab, OpenAI, Ollama, SQLite, ...), and the
 #   people and works it cites (Jaccard, Chroma);
 # - "token", the unit every Chinese text of the course uses (GLOSSARY.md);
-# - units: ms, KB, MB, px, min;
+# - units: ms, KB, MB, px, min; the field name "id" (`call.id`);
 # - what a learner types: the providers' names (openai, deepseek, qwen, and their
 #   models such as gpt-5) and the `python` command.
 # Anything else in Latin letters is English that should have been Chinese, or an
@@ -53,6 +53,8 @@ NAMES = {
     "matplotlib", "pytest", "nbval", "tinyagent", "llama", "cpp", "gguf",
     "Jaccard", "Chroma",
     "token", "ms", "KB", "MB", "px", "min",
+    # the field a learner reads in code (`call.id`, `tool_call_id`)
+    "id",
     # the providers' names as a learner types them (`--provider openai`), and the
     # command that runs the course's modules (`python -m tinyagent.course.ratios`)
     "openai", "deepseek", "qwen", "python",
@@ -65,9 +67,10 @@ PHRASES = re.compile(r"\bNexus Agent\b|\bTinyAgent Memory\b|\bChat Completions\b
                      r"|\bNoto Sans CJK(?: [A-Z]{2})?\b"
                      # a provider's model, as TINYAGENT_MODEL names it: "gpt-5"
                      r"|\b(?:gpt|qwen|deepseek)-[\w.-]+")
-# A work cited as published: its English title in straight quotes, its authors before
-# 等 ("Kelly Hong 等"), a web address shown as the link's text.
-CITED = re.compile(r'["“][A-Za-z][^"”\n]*["”]|(?:\b[A-Z][a-z]*\.? )+(?=等)'
+# A work cited as published: its English title in quotes (two words or more: one word
+# in quotes is still a word), its authors before 等 ("Kelly Hong 等"), a web address
+# shown as the link's text.
+CITED = re.compile(r'["“][A-Za-z][^"”\n]* [^"”\n]*["”]|(?:\b[A-Z][a-z]*\.? )+(?=等)'
                    r'|\b[\w.-]+\.(?:com|org|io|net)(?:/[\w./-]*)?')
 CODE = re.compile(
     # A line of Python source (inspect.getsource): a block header ending in ":", or

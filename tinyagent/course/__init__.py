@@ -33,10 +33,10 @@ WHERE = {
     "print_memory": "catalogue", "talk": "catalogue", "compare": "compare",
     "run_strategy": "compare", "draw_messages": "draw", "evaluate": "evaluation",
     "score": "evaluation", "planted_dialog": "planted",
-    "plot_recall_cost": "plots", "plot_tokens": "plots",
+    "plot_recall_cost": "plots", "plot_tokens": "plots", "plot_text": "plots",
     "use_chinese_font": "language", "by_language": "language_cost",
     "show_tokens": "language_cost", "Playground": "playground",
-    "price_for": "prices", "Table": "table", "check": "exercises",
+    "price_for": "prices", "Table": "table", "pad": "table", "check": "exercises",
     "strategy_title": "names",
 }
 
@@ -70,7 +70,8 @@ sys.modules[__name__].__class__ = _Course
 
 __all__ = ["Playground", "RecordingClient", "SIX_TURNS", "Table", "bill",
            "by_language", "check", "compare", "draw_messages", "evaluate",
-           "get_lang", "make_strategies", "picture", "planted_dialog",
-           "plot_recall_cost", "plot_tokens", "price_for", "print_memory",
+           "get_lang", "make_strategies", "pad", "picture", "planted_dialog",
+           "plot_recall_cost", "plot_text", "plot_tokens", "price_for",
+           "print_memory",
            "run_strategy", "say", "score", "set_lang", "show_tokens",
            "strategy_title", "talk", "use_chinese_font", "with_baseline"]
