@@ -67,7 +67,7 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("compare", _rule(
         r"\b(differen(ce|ces|t)|compare[sd]?|comparison|vs\.?|versus)\b"
         r"|\bwhich\s+(one\s+)?is\s+better\b",
-        r"区别|对比|比较|不同|哪个好")),
+        r"区别|对比|比较|不同|哪个好|哪款好|选哪|哪个更好|哪款更好|哪个划算")),
     ("price", _rule(r"\b(prices?|priced|costs?|how\s+much)\b",
                     r"多少钱|价格|价钱|几块|售价")),
     ("promotion", _rule(
