@@ -3,9 +3,10 @@
 Introduced in notebook 00. The offline model is a pure function of the request, so
 everything it "remembers" comes from here: the newest user message, the tool calls
 and results of the current turn (the messages after that user message), and the
-older messages, which it scans backwards to resolve "it" or "那个订单". The first
-system prompt is instructions, not conversation: only a summary folded into it (from
-"[Conversation summary]" on) is scanned. Left out: images, and tool results that are
+older messages, which it scans backwards to resolve "it" or "那个订单" (forwards for
+"the first one", "最开始问的那个"). The first system prompt is instructions, not
+conversation: only a summary folded into it (from "[Conversation summary]" on) is
+scanned. Left out: images, and tool results that are
 neither JSON nor plain text.
 """
 
