@@ -37,9 +37,12 @@ def english_sentences(text: str) -> list[str]:
 # - proper names, written as their owners write them: the store and the designs the
 #   course retells (BitMall, TinyAgent, Nexus), the software and services a learner
 #   installs or calls (Python, Jupyter, Colab, OpenAI, Ollama, SQLite, ...), and the
-#   people and works it cites (Jaccard, Chroma);
+#   people and works it cites (Jaccard, Chroma), and the customers of its examples
+#   (Alice, Bob);
 # - "token", the unit every Chinese text of the course uses (GLOSSARY.md);
-# - units: ms, KB, MB, px, min; the field name "id" (`call.id`);
+# - units: ms, KB, MB, px, min;
+# - names in code that prose and prompts quote: the field "id" (`call.id`), the
+#   structured summary's JSON keys (goal, preferences, resolved, pending);
 # - what a learner types: the providers' names (openai, deepseek, qwen, and their
 #   models such as gpt-5) and the `python` command.
 # Anything else in Latin letters is English that should have been Chinese, or an
@@ -51,10 +54,11 @@ NAMES = {
     "OpenAI", "DeepSeek", "Qwen", "Ollama", "SQLite", "PostgreSQL", "MySQL", "Redis",
     "Chromium", "Docker", "Windows", "Debian", "Java", "tiktoken", "cl100k",
     "matplotlib", "pytest", "nbval", "tinyagent", "llama", "cpp", "gguf",
-    "Jaccard", "Chroma",
+    "Jaccard", "Chroma", "Alice", "Bob",  # people: notebook 07's two customers
     "token", "ms", "KB", "MB", "px", "min",
-    # the field a learner reads in code (`call.id`, `tool_call_id`)
-    "id",
+    # the field a learner reads in code (`call.id`, `tool_call_id`), and the
+    # structured summary's JSON keys, which its Chinese prompt names as they are
+    "id", "goal", "preferences", "resolved", "pending",
     # the providers' names as a learner types them (`--provider openai`), and the
     # command that runs the course's modules (`python -m tinyagent.course.ratios`)
     "openai", "deepseek", "qwen", "python",
