@@ -13,9 +13,13 @@ import pytest
 from fake_server import Reply, completion, error, fake_server_fixture  # noqa: F401
 from zh_text import stray_english
 
+from tinyagent import ReActAgent, bitmall_tools
 from tinyagent.agent import TurnNotSavedError
 from tinyagent.course.catalogue import STRATEGIES, make_strategies
-from tinyagent.lang import is_chinese, set_lang
+from tinyagent.course.compare import compare
+from tinyagent.course.planted import planted_dialog
+from tinyagent.course.playground import Playground
+from tinyagent.lang import check_lang, is_chinese, set_lang
 from tinyagent.llm import LlmClient, LlmError
 from tinyagent.messages import ChatMessage
 from tinyagent.settings import numbers_from_env
@@ -39,9 +43,15 @@ def message(call) -> str:
     """The message of the exception `call()` raises (a KeyError's, unquoted)."""
     try:
         call()
-    except (LlmError, StoreError, ValueError, KeyError) as exc:
+    except (LlmError, StoreError, ValueError, KeyError, TypeError) as exc:
         return str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)
     raise AssertionError("no error raised")
+
+
+def agent(**options) -> ReActAgent:
+    """An offline agent built with `options` (some of them wrong)."""
+    return ReActAgent(LlmClient(offline=True), bitmall_tools(), verbose=False,
+                      **options)
 
 
 def real(server, **options) -> LlmClient:
@@ -130,6 +140,32 @@ CASES = [
      "the answer was not saved (OSError"),
     ("banner", lambda t, m, s: LlmClient(offline=True).describe(),
      "Using the offline BitMall model"),
+    ("agent-steps", lambda t, m, s: message(lambda: agent(max_steps=0)),
+     "max_steps must be >= 1 (one model call)"),
+    ("agent-budget", lambda t, m, s: message(lambda: agent(max_prompt_tokens=0)),
+     "max_prompt_tokens must be >= 1"),
+    ("agent-calls", lambda t, m, s: message(lambda: agent(max_tool_calls_per_step=0)),
+     "max_tool_calls_per_step must be >= 1"),
+    ("agent-lang", lambda t, m, s: message(lambda: agent(lang="fr")),
+     "lang must be 'en', 'zh', 'auto'"),
+    ("agent-two-budgets", lambda t, m, s: message(lambda: agent(max_tokens=5,
+                                                               max_prompt_tokens=6)),
+     "is the older name of max_prompt_tokens"),
+    ("agent-two-langs", lambda t, m, s: message(lambda: agent(lang="zh", labels="en")),
+     "disagree: pass lang only"),
+    ("agent-empty", lambda t, m, s: message(lambda: agent().run("  ")),
+     "the user message must be non-empty text"),
+    ("agent-parts", lambda t, m, s: message(lambda: ReActAgent(None, bitmall_tools())),
+     "llm must have a chat() method"),
+    ("bad-lang", lambda t, m, s: message(lambda: check_lang("fr")),
+     "lang must be 'en' or 'zh'"),
+    ("short-dialog", lambda t, m, s: message(lambda: planted_dialog(3)),
+     "turns must be >= 6"),
+    ("empty-script", lambda t, m, s: message(lambda: compare(LlmClient(offline=True),
+                                                             [])),
+     "the script is empty"),
+    ("playground", lambda t, m, s: message(lambda: Playground(
+        LlmClient(offline=True), strategy="bogus")), "unknown strategy 'bogus'"),
 ]
 SERVED = {"http-401", "http-429", "timed-out", "encoding"}
 
@@ -138,7 +174,10 @@ SERVED = {"http-401", "http-429", "timed-out", "encoding"}
 # passes, the test's model id ("fake"), the folders of pytest's tmp_path, the command
 # that creates a file, the strategies' command-line names, an exception's class.
 NAMED = {"timeout-arg": {"timeout"}, "no-key": {"env"}, "sqlite-missing": {"chat"},
-         "strategy": {"nope", *STRATEGIES}, "not-saved": {"OSError"}}
+         "strategy": {"nope", *STRATEGIES}, "not-saved": {"OSError"},
+         "agent-lang": {"lang"}, "agent-two-langs": {"lang", "labels"},
+         "agent-parts": {"llm", "NoneType"}, "bad-lang": {"lang"},
+         "short-dialog": {"turns"}, "playground": {*STRATEGIES}}
 
 
 @pytest.mark.parametrize("case, provoke, english", CASES,
@@ -186,3 +225,26 @@ def test_the_banner_follows_the_language_unless_told(lang):
     assert "离线" in llm.describe() and "offline" in llm.describe(lang="en")
     lang("en")
     assert "离线" in llm.describe(lang="zh") and "offline" in llm.describe()
+
+
+TOOL_SLIPS = [("nope", {}), ("queryOrder", {}),
+              ("queryOrder", {"order_id": "1", "x": 2}),
+              ("queryOrder", {"order_id": [1]}), ("queryOrder", {"__raw__": "{88231"}),
+              ("getCurrentTime", {"x": 1})]
+
+
+@pytest.mark.parametrize("name, arguments", TOOL_SLIPS)
+def test_a_tool_error_speaks_the_stores_language(name, arguments, lang):
+    """A model's slip (an unknown tool, a missing, unknown or mistyped argument, bad
+    JSON) comes back as a tool result in the store's language: Chinese from the
+    Chinese store whatever the setting, English from the English one."""
+    import json
+
+    from tinyagent.messages import ToolCall
+
+    lang("en")
+    chinese = json.loads(bitmall_tools(lang="zh").run(ToolCall("1", name, arguments)))
+    english = json.loads(bitmall_tools(lang="en").run(ToolCall("1", name, arguments)))
+    allowed = {"getCurrentTime", *bitmall_tools().names(), "order_id", "x"}
+    assert is_chinese(chinese["error"]) and not is_chinese(english["error"])
+    assert stray_english(chinese["error"], allowed) == [], chinese

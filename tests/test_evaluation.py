@@ -6,12 +6,8 @@ import pytest
 
 from tinyagent import LlmClient
 from tinyagent.course.evaluation import (
-    FILLERS,
-    LOOKUPS,
     PROBE_SPAN,
-    PROBES,
     PRODUCTS,
-    REFUNDS,
     Score,
     evaluate,
     planted_dialog,
@@ -61,16 +57,32 @@ def test_facts_planted_early_probes_late(seed):
         assert detect_intent(dialog.turns[probe.turn - 1]) == "recall"
 
 
-def test_every_phrasing_triggers_the_intended_intent():
-    """Lookups ask about an order, refunds ask for one, probes recall; fillers are
-    none of these and name no order, so they never overwrite a planted fact."""
-    assert {detect_intent(t.format(order="90417")) for t in LOOKUPS} == {"order_status"}
-    assert {detect_intent(t.format(order="90417")) for t in REFUNDS} == {"refund"}
-    assert {detect_intent(t) for ts in PROBES.values() for t in ts} == {"recall"}
-    for template in FILLERS:
-        text = template.format(a=PRODUCTS[2], b=PRODUCTS[3])
-        assert detect_intent(text) not in {"recall", "refund", "order_status", "help"}
-        assert not re.search(r"\d{5}", text)
+# The offline model's intent for each kind of filler question.
+FILLER_INTENTS = {"price": "price", "offer": "promotion", "compare": "compare",
+                  "buy": "buy", "recommend": "recommend", "discounts": "promotion",
+                  "warranty": "policy", "return_shipping": "policy",
+                  "seven_day": "policy", "refund_time": "refund_timing",
+                  "date": "time"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_phrasing_triggers_the_intended_intent(lang):
+    """Lookups ask about an order, refunds ask for one, probes recall; each kind of
+    filler question is its intent (said again after a reason too), and names no
+    order, so it never overwrites a planted fact."""
+    book = PHRASEBOOKS[lang]
+    assert {detect_intent(t.format(order="90417")) for t in book.lookups} == {
+        "order_status"}
+    assert {detect_intent(t.format(order="90417")) for t in book.refunds} == {
+        "refund"}
+    assert {detect_intent(t) for ts in book.probes.values() for t in ts} == {"recall"}
+    assert set(book.fillers) == set(FILLER_INTENTS)
+    for kind, ways in book.fillers.items():
+        for way in ways:
+            for again in ["", *book.again]:
+                text = again + way.format(a=PRODUCTS[2], b=PRODUCTS[3])
+                assert detect_intent(text) == FILLER_INTENTS[kind], text
+                assert not re.search(r"\d{5}", text)
 
 
 def test_the_chinese_phrasebook_is_the_english_one_line_for_line():
@@ -78,15 +90,82 @@ def test_the_chinese_phrasebook_is_the_english_one_line_for_line():
     same recall kind), so the two editions of notebook 06 play the same dialog."""
     en, zh = PHRASEBOOKS["en"], PHRASEBOOKS["zh"]
     pairs = [*zip(en.lookups, zh.lookups, strict=True),
-             *zip(en.refunds, zh.refunds, strict=True),
-             *zip(en.fillers, zh.fillers, strict=True)]
+             *zip(en.refunds, zh.refunds, strict=True)]
+    pairs += [pair for kind in en.fillers
+              for pair in zip(en.fillers[kind], zh.fillers[kind], strict=True)]
     pairs += [pair for fact in en.probes
               for pair in zip(en.probes[fact], zh.probes[fact], strict=True)]
-    assert list(zh.probes) == list(en.probes)
+    assert list(zh.probes) == list(en.probes) and list(zh.fillers) == list(en.fillers)
+    assert len(zh.again) == len(en.again)
+    for book in (en.stated, en.fact_probes):
+        other = zh.stated if book is en.stated else zh.fact_probes
+        assert list(book) == list(other)
+        assert all(len(book[k]) == len(other[k]) for k in book)
     for english, chinese in pairs:
-        texts = [t.format(order="90417", a="S20 Pro", b="AirX")
+        texts = [t.format(order="90417", a="S20 Pro", b="S20 Max")
                  for t in (english, chinese)]
         assert detect_intent(texts[0]) == detect_intent(texts[1]), chinese
+
+
+def questions_in(dialog):
+    """(turn index, (kind, products), said again?) of every filler question."""
+    book = PHRASEBOOKS[dialog.lang]
+    forms = {way.format(a=a, b=b): (kind, a, b) for kind, ways in book.fillers.items()
+             for way in ways for a in ("", *PRODUCTS) for b in ("", *PRODUCTS)}
+    found = []
+    for index, text in enumerate(dialog.turns):
+        again = next((p for p in book.again if text.startswith(p)), "")
+        rest = text[len(again):]
+        rest = rest if dialog.lang == "zh" or not again else rest[0].upper() + rest[1:]
+        if rest in forms:
+            found.append((index, forms[rest], bool(again)))
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("seed", range(8))
+def test_a_question_comes_back_only_with_its_reason(lang, seed):
+    """One customer asks each question once; in a dialog longer than their
+    questions, one that comes back is said after the reason it comes back ("Just to
+    be sure, once more: …", "前面问过，再确认一下：…"), and never before every
+    question was asked."""
+    dialog = planted_dialog(50, seed, lang=lang)
+    found = questions_in(dialog)
+    probed = {p.turn - 1 for p in dialog.probes + dialog.fact_probes}
+    said = [dialog.stated[fact] for fact in ("contact", "budget", "delivery")]
+    rules = {i for i in range(2, 8) if any(v in dialog.turns[i] for v in said)}
+    fillers = [i for i in range(2, 50) if i not in probed | rules]
+    assert [i for i, _, _ in found] == fillers, dialog.turns  # every filler is read
+    seen = set()
+    for _, question, again in found:
+        assert again == (question in seen), (question, dialog.turns)
+        seen.add(question)
+    first_again = next((i for i, (_, _, again) in enumerate(found) if again), None)
+    if first_again is not None:
+        assert {q for _, q, _ in found[:first_again]} == {q for _, q, _ in found}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("seed", range(8))
+def test_what_the_customer_says_follows_from_what_came_before(lang, seed):
+    """Turns 3-8 say, in this order, how to reach the customer about the refund,
+    the budget for the vacuum they will buy, and when to deliver it; the one vacuum
+    they buy is within that budget and was asked about before."""
+    dialog = planted_dialog(50, seed, lang=lang)
+    stated = [next(fact for fact in ("contact", "budget", "delivery")
+                   if dialog.stated[fact] in text)
+              for text in dialog.turns[2:8] if any(dialog.stated[f] in text for f in
+                                                   ("contact", "budget", "delivery"))]
+    assert stated == ["contact", "budget", "delivery"], dialog.turns[:8]
+    prices = {name: p["price"] for name in PRODUCTS for p in store.PRODUCTS
+              if name in p["name"]}
+    found = questions_in(dialog)
+    bought = [(i, q) for i, q, again in found if q[0] == "buy"]
+    vacuums = [q[1] for _, q in bought if q[1] in PRODUCTS[:4]]
+    assert len(vacuums) == 1 and prices[vacuums[0]] <= int(dialog.stated["budget"])
+    for index, (_, product, _) in bought:
+        assert index >= 8 and any(product in (q[1], q[2]) for i, q, _ in found
+                                  if i < index and q[0] != "buy"), dialog.turns
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -100,8 +179,20 @@ def test_one_seed_one_conversation_in_both_languages(seed):
 
 
 def test_too_short_a_dialog_is_refused():
+    """In the language of the dialog asked for."""
     with pytest.raises(ValueError, match="turns must be >= 6"):
         planted_dialog(5)
+    with pytest.raises(ValueError, match="turns 至少为 6"):
+        planted_dialog(5, lang="zh")
+
+
+def test_the_dialog_follows_the_language_setting():
+    """Without `lang`, the package's language at the time of the call."""
+    from tinyagent.lang import speaking
+
+    with speaking("zh"):
+        assert planted_dialog(12).lang == "zh"
+    assert planted_dialog(12).lang == "en"
 
 
 # -- the scores
@@ -141,9 +232,9 @@ def test_full_buffer_grows_every_turn_window_and_hybrid_stay_bounded(evaluation)
     runs = evaluation.comparison
     held = [t.memory_tokens for t in runs["in-memory"].turns]
     assert all(b > a for a, b in zip(held, held[1:], strict=False))
-    for name in ["window 6", "hybrid 4/8"]:  # a long answer or two may move the peak
-        held = [t.memory_tokens for t in runs[name].turns]
-        assert max(held[25:]) <= max(held[:25]) * 1.25, name
+    for name in ["window 6", "hybrid 4/8"]:  # long answers (comparisons) may move
+        held = [t.memory_tokens for t in runs[name].turns]  # the peak, not double it
+        assert max(held[25:]) <= max(held[:25]) * 1.5, name
 
 
 def test_hybrid_keeps_everything_for_a_fraction_of_the_full_buffer(evaluation):
@@ -214,30 +305,11 @@ def test_the_command_documents_its_arguments(capsys):
     assert "turns must be >= 6" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("seed", range(6))
-def test_a_chinese_customer_asks_again_in_other_words(seed):
-    """In the Chinese dialog, a question that comes back is said another way than
-    the last time, and every phrasing is read as its English twin's intent."""
-    from tinyagent.course.planted_zh import FILLERS_ZH
-
-    for ways in FILLERS_ZH:
-        assert len(set(ways)) == len(ways) >= 3
-        assert len({detect_intent(w.format(a="S20 Pro", b="S10 Pro"))
-                    for w in ways}) == 1, ways
-    turns = planted_dialog(50, seed, lang="zh").turns
-    fillers = [t for t in turns if any(t == w.format(a=a, b=b) for ways in FILLERS_ZH
-                                       for w in ways for a in PRODUCTS
-                                       for b in PRODUCTS)]
-    for i, text in enumerate(fillers):
-        later = fillers[i + 1:]
-        same = [t for t in later if detect_intent(t) == detect_intent(text)]
-        assert text not in same[:1], (text, fillers)
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_a_chinese_comparison_weighs_two_products_of_one_kind(seed):
-    """A Chinese comparison names two vacuums, never a vacuum against earbuds."""
-    for text in planted_dialog(50, seed, lang="zh").turns:
+def test_a_comparison_weighs_two_products_of_one_kind(lang, seed):
+    """A comparison names two vacuums, never a vacuum against earbuds."""
+    for text in planted_dialog(50, seed, lang=lang).turns:
         if detect_intent(text) == "compare":
             names = re.findall(r"S\d0 (?:Pro|Max|Lite)", text)
             assert len(names) == 2 and names[0] != names[1], text

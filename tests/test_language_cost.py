@@ -73,11 +73,11 @@ def test_the_fixed_part_table_adds_up(costs):
 @pytest.mark.parametrize("name", ["summary 10/4", "hybrid 4/8"])
 def test_a_summary_saves_the_same_share_in_both_languages(costs, name):
     """What a summary memory holds at the end, as a share of the full buffer, is
-    below three quarters and within 5 points across the languages."""
+    below four fifths and within 5 points across the languages."""
     share = {lang: c[name].turns[-1].memory_tokens
              / c["in-memory"].turns[-1].memory_tokens
              for lang, c in costs.comparisons.items()}
-    assert max(share.values()) < 0.75
+    assert max(share.values()) < 0.8
     assert abs(share["en"] - share["zh"]) < 0.05
 
 

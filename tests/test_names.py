@@ -20,3 +20,18 @@ def test_english_titles_are_the_names_and_unknown_names_stay():
     assert strategy_title("hybrid 4/8", "en") == "hybrid 4/8"
     assert strategy_title("yours", "zh") == "yours"
     assert all(title for title in TITLES_ZH.values())
+
+
+def test_the_glossary_lists_the_same_names():
+    """The Chinese glossary's table "策略的名字" is the package's one table: every
+    command-line name with its Chinese and English title, none missing."""
+    import re
+    from pathlib import Path
+
+    from tinyagent.course.names import STRATEGY_NAMES
+
+    glossary = (Path(__file__).resolve().parent.parent / "notebooks" / "zh"
+                / "GLOSSARY.md").read_text(encoding="utf-8")
+    section = glossary.split("## 策略的名字", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|$", section, re.M)
+    assert {typed: (en.strip(), zh.strip()) for typed, zh, en in rows} == STRATEGY_NAMES

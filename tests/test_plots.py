@@ -119,15 +119,20 @@ def test_without_system_fonts_the_courses_own_font_draws_chinese(
 
 def test_with_no_font_at_all_one_chinese_warning_and_english_labels(
         six, chinese, no_system_fonts, monkeypatch, plt):
-    """No CJK font anywhere: one warning, in Chinese, says so and how to fix it; the
-    plot falls back on English labels, which draw, instead of boxes."""
+    """No CJK font anywhere: one warning, in Chinese, says so and how to fix it, even
+    when the notebook asks for the font itself and then draws; the plot (and any
+    label made with plot_text) falls back on English, which draws, not boxes."""
     from tinyagent.course import language
 
     monkeypatch.setattr(language, "packaged_font", lambda: None)
-    with pytest.warns(UserWarning, match="没有找到能显示中文的字体"):
+    monkeypatch.setattr(language, "_warned", False)  # as in a fresh kernel
+    with pytest.warns(UserWarning, match="没有找到能显示中文的字体") as said:
         monkeypatch.setattr(plots, "cjk_font", functools.cache(
             language.use_chinese_font))
+        language.use_chinese_font()  # the notebook's own call, as 02 and 04 make it
         ax = plots.plot_tokens(six)
+        assert plots.plot_text("turn", "轮次") == "turn"
+    assert len([w for w in said if "中文的字体" in str(w.message)]) == 1
     assert _texts(ax)[1] == "turn"
     assert "in-memory" in [t.get_text() for t in ax.get_legend().get_texts()]
     _draw_without_missing_glyphs(ax.figure)

@@ -13,7 +13,7 @@ from tinyagent.course.ratios import TWELVE_TURNS, main, paid_by
 # The report's figures in either language: a ratio per compression, the tokens each
 # memory sent in 12 turns, the turn it paid for itself.
 RATIO = re.compile(r"= (\d+)%")
-SENT = re.compile(r"(?:summary|摘要记忆) ([\d,]+).*?(?:unbounded|无界记忆) ([\d,]+)")
+SENT = re.compile(r"(?:summary|摘要记忆) ([\d,]+).*?(?:unbounded|全量记忆) ([\d,]+)")
 PAID = re.compile(r"(?:by turn|到第) (\w+)")
 
 

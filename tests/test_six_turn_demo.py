@@ -34,7 +34,7 @@ MEMORIES = {
 }
 SUMMARIZING = ["summary", "hybrid"]
 # What the offline clerk says when the number is not in what it was sent.
-CANNOT_FIND = {"en": "I can't find a refund number", "zh": "我们的对话里没有退款编号"}
+CANNOT_FIND = {"en": "I can't find a refund number", "zh": "没找到退款编号"}
 
 
 @cache

@@ -33,18 +33,49 @@ def english_sentences(text: str) -> list[str]:
     return SENTENCE.findall(ALLOWED.sub(" ", text))
 
 
-# Words a Chinese reader meets as names, not as English: what the learner types in
-# code (the package's identifiers), acronyms, units, and the store's brands. Anything
-# else in Latin letters is English that should have been Chinese.
+# What may stay in Latin letters in Chinese text besides code, ids and model names:
+# - proper names, written as their owners write them: the store and the designs the
+#   course retells (BitMall, TinyAgent, Nexus), the software and services a learner
+#   installs or calls (Python, Jupyter, Colab, OpenAI, Ollama, SQLite, ...), and the
+#   people and works it cites (Jaccard, Chroma), and the customers of its examples
+#   (Alice, Bob);
+# - "token", the unit every Chinese text of the course uses (GLOSSARY.md);
+# - units: ms, KB, MB, px, min;
+# - names in code that prose and prompts quote: the field "id" (`call.id`), the
+#   structured summary's JSON keys (goal, preferences, resolved, pending);
+# - what a learner types: the providers' names (openai, deepseek, qwen, and their
+#   models such as gpt-5) and the `python` command.
+# Anything else in Latin letters is English that should have been Chinese, or an
+# identifier that belongs in `code`.
 NAMES = {
-    "token", "tokens", "tiktoken", "cl100k", "BitMall", "ReAct", "Python", "Jupyter",
-    "OpenAI", "DeepSeek", "Qwen", "Colab", "Binder", "SQLite", "PostgreSQL", "MySQL",
-    "Redis", "Nexus", "Chromium", "pytest", "nbval", "pip", "conda", "matplotlib",
-    "tinyagent", "llama", "cpp", "gguf", "ms", "KB", "MB", "px", "id", "ids",
-    "openai", "deepseek", "qwen", "Playground", "Alice", "Bob", "Carol", "Dave",
-    # the structured summary's JSON keys, which its Chinese prompt names as they are
-    "goal", "preferences", "resolved", "pending",
+    "BitMall", "TinyAgent", "Nexus", "ReAct",
+    "Python", "Jupyter", "JupyterLab", "Colab", "Binder", "PyPI", "pip", "conda",
+    "Conda",
+    "OpenAI", "DeepSeek", "Qwen", "Ollama", "SQLite", "PostgreSQL", "MySQL", "Redis",
+    "Chromium", "Docker", "Windows", "Debian", "Java", "tiktoken", "cl100k",
+    "matplotlib", "pytest", "nbval", "tinyagent", "llama", "cpp", "gguf",
+    "Jaccard", "Chroma", "Alice", "Bob",  # people: notebook 07's two customers
+    "token", "ms", "KB", "MB", "px", "min",
+    # the field a learner reads in code (`call.id`, `tool_call_id`), and the
+    # structured summary's JSON keys, which its Chinese prompt names as they are
+    "id", "goal", "preferences", "resolved", "pending",
+    # the providers' names as a learner types them (`--provider openai`), and the
+    # command that runs the course's modules (`python -m tinyagent.course.ratios`)
+    "openai", "deepseek", "qwen", "python",
 }
+# Names of more than one word, kept whole: "Nexus Agent", "Chat Completions".
+PHRASES = re.compile(r"\bNexus Agent\b|\bTinyAgent Memory\b|\bChat Completions\b"
+                     r"|\bJSON Schema\b"
+                     # the glossary's term: the API's field, as printed
+                     r"|\bmessages(?= 数组)"
+                     r"|\bNoto Sans CJK(?: [A-Z]{2})?\b"
+                     # a provider's model, as TINYAGENT_MODEL names it: "gpt-5"
+                     r"|\b(?:gpt|qwen|deepseek)-[\w.-]+")
+# A work cited as published: its English title in quotes (two words or more: one word
+# in quotes is still a word), its authors before 等 ("Kelly Hong 等"), a web address
+# shown as the link's text.
+CITED = re.compile(r'["“][A-Za-z][^"”\n]* [^"”\n]*["”]|(?:\b[A-Z][a-z]*\.? )+(?=等)'
+                   r'|\b[\w.-]+\.(?:com|org|io|net)(?:/[\w./-]*)?')
 CODE = re.compile(
     # A line of Python source (inspect.getsource): a block header ending in ":", or
     # a return, import, raise or decorator.
@@ -84,8 +115,8 @@ def stray_english(text: str, allowed: set[str] = frozenset()) -> list[str]:
     # A word the text also uses as a keyword argument ("threshold=8") is a parameter's
     # name wherever it appears in that text ("必须小于 threshold").
     named = set(re.findall(r"\b([A-Za-z_]\w*)=", text))
-    rest = CODE.sub(" ", ALLOWED.sub(" ", text))
+    rest = CODE.sub(" ", ALLOWED.sub(" ", CITED.sub(" ", PHRASES.sub(" ", text))))
     words = re.findall(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]", rest)
     return [w for w in words
-            if w not in NAMES and w.lower() not in NAMES and w not in allowed
+            if w not in NAMES and w not in allowed
             and w not in named and len(w) > 1]

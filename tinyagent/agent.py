@@ -20,10 +20,10 @@ from __future__ import annotations
 from .agent_args import (
     DEFAULT_PROMPT_TOKENS,
     agent_lang,
+    check_steps,
     check_user_text,
     prompt_budget,
 )
-from .checks import check_size
 from .guards import APOLOGIES, apology
 from .lang import get_lang, is_chinese, say
 from .llm import SupportsChat
@@ -76,10 +76,8 @@ class ReActAgent:
                  remember_tool_calls: bool = False,
                  max_tool_calls_per_step: int = 8, lang: str | None = None,
                  labels: str | None = None, max_tokens: int | None = None) -> None:
-        check_size("max_steps", max_steps, 1, "one model call")
-        max_prompt_tokens = prompt_budget(max_prompt_tokens, max_tokens)
-        check_size("max_tool_calls_per_step", max_tool_calls_per_step, 1,
-                   "one tool call")
+        check_steps(max_steps, max_tool_calls_per_step, lang)
+        max_prompt_tokens = prompt_budget(max_prompt_tokens, max_tokens, lang)
         self.lang = agent_lang(lang, labels)
         self.llm, self.tools, self.memory = check_agent_parts(llm, tools, memory)
         self.max_steps, self.verbose = max_steps, verbose
@@ -134,7 +132,7 @@ class ReActAgent:
         observe (their results join the messages), until it answers or a guard stops
         the turn.
         """
-        check_user_text(text)
+        check_user_text(text, self.lang)
         turn = Turn.start(self.build_messages(text), text)
         schemas, tools_tokens = self.tools.schemas(), self.tools.schema_tokens()
         self.trace_labels = TRACE_LABELS[self.turn_lang(text)]

@@ -42,7 +42,8 @@ def is_chinese(text: str) -> bool:
 def check_lang(lang: str) -> str:
     """`lang` itself, or ValueError naming it when it is neither "en" nor "zh"."""
     if lang not in LANGS:
-        raise ValueError(f"lang must be 'en' or 'zh', got {lang!r}")
+        raise ValueError(say(f"lang must be 'en' or 'zh', got {lang!r}",
+                             f"lang 只能是 'en' 或 'zh'，当前为 {lang!r}", _current))
     return lang
 
 

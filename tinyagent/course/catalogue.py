@@ -29,6 +29,7 @@ from ..messages import clip
 from ..production import IncrementalSummaryMemory
 from ..production.compact import CompactChatMemory
 from .language import get_lang, say
+from .names import STRATEGY_NAMES, typed_with_title
 
 SIX_TURNS = {
     "en": ["Where is my order 88231?",
@@ -73,26 +74,32 @@ class Strategy:
         return self.build(llm, **{**self.sizes, **sizes})
 
 
+def _titled(name: str, build: Callable[..., ChatMemory | None],
+            sizes: dict[str, int] | None = None, speaks: bool = False) -> Strategy:
+    """The strategy a learner types as `name`, titled from names.py's one table."""
+    return Strategy(STRATEGY_NAMES[name][0], build, sizes or {}, speaks)
+
+
 # The command-line names (`tinyagent chat --memory NAME`), in the tables' order.
 STRATEGIES: dict[str, Strategy] = {
-    "none": Strategy("none", lambda llm: None),
-    "inmemory": Strategy("in-memory", lambda llm: InMemoryChatMemory()),
-    "window": Strategy("window", lambda llm, **s: SlidingWindowChatMemory(**s),
-                       {"max_messages": 6}),
-    "tokens": Strategy("tokens", lambda llm, **s: TokenWindowChatMemory(**s),
-                       {"max_tokens": 400}),
-    "summary": Strategy("summary", lambda llm, **s: SummaryChatMemory(llm, **s),
-                        {"threshold": 10, "keep_recent": 4}),
-    "hybrid": Strategy("hybrid", lambda llm, **s: HybridChatMemory(llm, **s),
-                       {"recent_size": 4, "summary_threshold": 8}),
+    "none": _titled("none", lambda llm: None),
+    "inmemory": _titled("inmemory", lambda llm: InMemoryChatMemory()),
+    "window": _titled("window", lambda llm, **s: SlidingWindowChatMemory(**s),
+                      {"max_messages": 6}),
+    "tokens": _titled("tokens", lambda llm, **s: TokenWindowChatMemory(**s),
+                      {"max_tokens": 400}),
+    "summary": _titled("summary", lambda llm, **s: SummaryChatMemory(llm, **s),
+                       {"threshold": 10, "keep_recent": 4}),
+    "hybrid": _titled("hybrid", lambda llm, **s: HybridChatMemory(llm, **s),
+                      {"recent_size": 4, "summary_threshold": 8}),
     # notebook 06, "What you pay": verbatim to a high-water mark, then one
     # compaction to a low-water mark (token marks, sized by scripts/seed_sweep.py)
-    "compact": Strategy("compact", lambda llm, **s: CompactChatMemory(llm, **s),
-                        {"high_tokens": 1800, "low_tokens": 500}),
+    "compact": _titled("compact", lambda llm, **s: CompactChatMemory(llm, **s),
+                       {"high_tokens": 1800, "low_tokens": 500}),
     # notebook 07: kept out of the comparison, whose strategies all come from 02-05
-    "structured": Strategy("structured",
-                           lambda llm, **s: IncrementalSummaryMemory(llm, **s),
-                           {"keep_recent_turns": 2, "batch_turns": 6}, speaks=True),
+    "structured": _titled("structured",
+                          lambda llm, **s: IncrementalSummaryMemory(llm, **s),
+                          {"keep_recent_turns": 2, "batch_turns": 6}, speaks=True),
 }
 NAMES = ("none", "inmemory", "window", "tokens", "summary", "hybrid")  # compared
 
@@ -103,10 +110,11 @@ def make_strategies(llm: SupportsChat, names: Sequence[str] = NAMES
     unknown = [n for n in names if n not in STRATEGIES]
     if unknown or not names:
         given = ", ".join(unknown) or "(none given)"
-        given_zh = " " + "、".join(unknown) if unknown else "（未给出）"
+        given_zh = (f"没有叫 {'、'.join(unknown)} 的策略" if unknown
+                    else "没有给出策略")
         raise ValueError(say(f"unknown strategy {given}: choose from "
-                             f"{', '.join(STRATEGIES)}", f"未知的策略{given_zh}："
-                             f"请从 {'、'.join(STRATEGIES)} 中选择"))
+                             f"{', '.join(STRATEGIES)}", f"{given_zh}：请从 "
+                             f"{typed_with_title(list(STRATEGIES), 'zh')} 中选择"))
     return {STRATEGIES[n].label: _factory(STRATEGIES[n], llm) for n in names}
 
 

@@ -143,7 +143,7 @@ PROMPTS = {"en": ("you> ", "agent> "), "zh": ("你> ", "客服> ")}
 STAT_LABELS = {"messages": "消息", "tokens": "token", "dropped": "已丢弃",
                "compressions": "压缩次数", "summarizer_calls": "摘要器调用",
                "summarizer_tokens": "摘要器 token", "fallbacks": "兜底摘要",
-               "evicted": "移出的消息"}
+               "evicted": "摘要移出的条目"}  # summary lines and ids, not messages
 # The strategies whose memory writes text of its own (a summary) take its language.
 WRITES_SUMMARIES = {"summary", "hybrid", "compact", "structured"}
 

@@ -4,11 +4,11 @@ Used by cli.py, the terminal twin of the notebooks. Every command takes `--lang 
 (default: the package setting, `TINYAGENT_LANG`); the language is read from the
 command line before the parser is built, so the help that parser prints is already
 in that language. In Chinese, argparse's own words are Chinese too: the usage prefix,
-the section headings, `-h`'s help and the errors a learner meets most (an unknown
-option, a bad choice, a missing value). What stays as typed: option names, the
-values of a choice (`hybrid`, `show`) and metavars (`NAME`, `SECONDS`), since those
-are what the learner types. Left out: argparse's rarer errors, which stay English,
-and other languages.
+the section headings (with a full-width colon), `-h`'s help and the errors a learner
+meets most (an unknown option, a bad choice, a missing value). What stays as typed:
+option names, the values of a choice (`hybrid`, `show`) and metavars (`NAME`,
+`SECONDS`), since those are what the learner types. Left out: argparse's rarer
+errors, which stay English, and other languages.
 """
 
 from __future__ import annotations
@@ -89,6 +89,12 @@ class Parser(argparse.ArgumentParser):
             self._add_container_actions(parent)
             self._defaults.update(parent._defaults)
 
+    def format_help(self) -> str:
+        """argparse's help; in Chinese, a section's title ends with a full-width
+        colon ("选项："), as a Chinese heading does, not argparse's ":"."""
+        text = super().format_help()
+        return re.sub(r"(?m)^(\S.*):$", r"\1：", text) if self.lang == "zh" else text
+
     def error(self, message: str) -> NoReturn:
         """Usage, then one line naming what is wrong; exit status 2 (as argparse)."""
         self.print_usage(sys.stderr)
@@ -102,7 +108,7 @@ def lang_option(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("--lang", choices=list(LANGS), default=lang,
                         help=say("the language of prompts, messages, help and the "
                                  "BitMall store (default: TINYAGENT_LANG, else en)",
-                                 "提示符、消息、帮助和 BitMall 商店数据的语言（默认："
+                                 "提示符、消息、帮助和比特严选商店数据的语言（默认："
                                  "TINYAGENT_LANG，否则 en）", lang))
 
 
@@ -121,7 +127,7 @@ def build_parser(lang: str | None = None) -> Parser:
     parser = Parser(prog="tinyagent", lang=lang, description=text(
         "The `tinyagent` command: demo, chat, compare, bench and sessions.",
         "`tinyagent` 命令：demo、chat、compare、bench 和 sessions，"
-        "都是课程笔记本的终端版。"))
+        "每个都是某一课在终端里的版本。"))
     lang_option(parser, lang)
     common = Parser(add_help=False, lang=lang)
     lang_option(common, lang)
@@ -139,7 +145,7 @@ def build_parser(lang: str | None = None) -> Parser:
         "the stateless failure, then the six-turn hybrid demo",
         "先看没有记忆的失败，再看六轮混合记忆演示"))
     p = sub.add_parser("chat", parents=[model, common], help=text(
-        "talk to the BitMall agent", "和 BitMall 客服对话"))
+        "talk to the BitMall agent", "和比特严选客服对话"))
     p.add_argument("--memory", default="inmemory", choices=list(STRATEGIES),
                    help=text("the memory strategy (default: inmemory)",
                              "记忆策略（默认：inmemory）"))

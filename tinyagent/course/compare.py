@@ -7,8 +7,10 @@ per turn the answer, the prompt tokens of every model call, the tokens memory ho
 and what the summarizer cost. The result, a `Comparison`, prints as text tables and
 shows as HTML in a notebook (comparison.py); plots and the planted-fact evaluation
 are in evaluation.py. `compare(..., lang="zh")` plays over the Chinese store, with
-an agent whose system prompt is Chinese too. Each turn also records what the model's
-usage said of every call (the summarizer's too): prompt, cached and output tokens.
+an agent whose system prompt is Chinese too; without `lang`, the package's language
+(`set_lang`, TINYAGENT_LANG) at the time of the call decides. Each turn also records
+what the model's usage said of every call (the summarizer's too): prompt, cached and
+output tokens.
 Offline, `provider=` picks whose prompt-cache rule the usage follows, and each
 strategy starts with an empty cache. A turn whose model call fails (a timeout, an
 HTTP error) is recorded as failed and the run goes on: one slow call must not lose
@@ -21,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..agent import ReActAgent
+from ..lang import get_lang, say
 from ..llm import LlmClient, LlmError, Usage
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
@@ -32,10 +35,12 @@ SUMMARIZER_STATS = ("summarizer_calls", "summarizer_tokens", "compressions")
 
 
 def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
-                 make: MemoryFactory, *, lang: str = "en", max_tokens: int = 8000,
-                 progress: Progress | None = None) -> StrategyRun:
-    """Play `turns` with a fresh agent, tools (the store in `lang`) and memory;
-    record every turn."""
+                 make: MemoryFactory, *, lang: str | None = None,
+                 max_tokens: int = 8000, progress: Progress | None = None
+                 ) -> StrategyRun:
+    """Play `turns` with a fresh agent, tools (the store in `lang`, default: the
+    package's language at the time of the call) and memory; record every turn."""
+    lang = get_lang(lang)
     memory = make()
     if hasattr(memory, "fence_lang"):  # the summary's fence in the store's language
         memory.fence_lang = lang
@@ -82,16 +87,20 @@ def _spent(llm: LlmClient, before: Usage | None, prompts: list[int],
 
 def compare(llm: LlmClient, turns: Sequence[str] | None = None,
             strategies: Mapping[str, MemoryFactory] | None = None, *,
-            lang: str = "en", provider: str | None = None, **options: Any
+            lang: str | None = None, provider: str | None = None, **options: Any
             ) -> Comparison:
     """Every strategy on one script (default: the six-turn demo in `lang`) over the
-    store in `lang`; options go to `run_strategy`. `strategies`: {label: factory},
+    store in `lang` (default: the package's language at the time of the call, so
+    under `set_lang("zh")` the Chinese dialog on the Chinese store); options go to
+    `run_strategy`. `strategies`: {label: factory},
     or `make_strategies(llm)`. `provider` (openai, deepseek, qwen, none): offline,
     the prompt-cache rule the usage follows; always, the prices it is billed at
     (default: the client's rule)."""
+    lang = get_lang(lang)
     turns = list(SIX_TURNS[lang] if turns is None else turns)
     if not turns:
-        raise ValueError("the script is empty: give at least one user message")
+        raise ValueError(say("the script is empty: give at least one user message",
+                             "脚本是空的：至少要有一条用户消息", lang))
     chosen = make_strategies(llm) if strategies is None else strategies
     offline = getattr(llm, "offline", True)
     if provider and offline and hasattr(llm, "cache_rule"):

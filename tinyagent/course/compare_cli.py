@@ -4,8 +4,10 @@ The terminal twin of notebook 06's first sections. The script is the six-turn de
 (English or Chinese), a text file of one user message a line, or the planted-fact
 dialog of N turns; the strategies are the catalogue's command-line names.
 `--provider` picks whose prompt cache the offline model plays and whose prices the
-bill uses (online, the cached figures are the provider's own). Left out:
-the plots and the recall evaluation (`python -m tinyagent.course.evaluation`).
+bill uses (online, the cached figures are the provider's own). Everything it prints,
+strategy names included, is in the package's language (`--lang`, TINYAGENT_LANG),
+and so are the dialog it plays and the store it plays on. Left out: the plots and
+the full evaluation table (`python -m tinyagent.course.evaluation`).
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..lang import get_lang, say
+from ..lang import get_lang, say, text_width
 from ..llm import LlmClient, LlmError
 from .catalogue import NAMES, SIX_TURNS, make_strategies
 from .compare import compare
 from .evaluation import planted_dialog, score
+from .names import strategy_title, typed_with_title
 from .prices import PRICES
 from .terminal import say_error
 
@@ -35,15 +38,16 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> N
     parser.add_argument("--strategies", default=",".join(names), metavar="LIST",
                         help=text(f"comma-separated from {', '.join(names)} "
                                   "(default: all)",
-                                  f"用逗号分隔，可选 {', '.join(names)}（默认：全部）"))
+                                  "用英文逗号分隔，可选 "
+                                  f"{typed_with_title(names, 'zh')}（默认：全部）"))
     parser.add_argument("--turns", type=int, metavar="N", help=text(
         "play the planted-fact dialog of N turns (notebook 06) instead of the demo",
-        "改用 N 轮的埋点对话（笔记本 06），不用演示对话"))
+        "改用 N 轮的埋入事实长对话（第 06 课），不用六轮演示对话"))
     parser.add_argument("--provider", choices=list(PRICES), default=None, help=text(
         "whose prompt-cache rule (offline) and prices to bill at (default: "
         "TINYAGENT_CACHE_RULE, else qwen)",
-        "按哪家的提示缓存规则（离线）和价格计费（默认：TINYAGENT_CACHE_RULE，"
-        "否则 qwen）"))
+        "按哪家的提示词缓存规则（离线时）和价格计费（默认："
+        "TINYAGENT_CACHE_RULE，否则 qwen）"))
     parser.add_argument("--answers", choices=["last", "all"], default="last",
                         help=text("print the answers to the last turn or to every "
                                   "turn", "打印最后一轮（last）或每一轮（all）的回答"))
@@ -51,8 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> N
 
 def _progress(name: str, turn: int, total: int) -> None:  # only on a terminal
     done = round(20 * turn / total)
-    where = say(f"turn {turn}/{total}", f"第 {turn}/{total} 轮")
-    print(f"\r[{'#' * done}{'.' * (20 - done)}] {name}: {where}  ",
+    where = say(f"{name}: turn {turn}/{total}",
+                f"{strategy_title(name)}：第 {turn}/{total} 轮")
+    print(f"\r[{'#' * done}{'.' * (20 - done)}] {where}  ",
           end="\n" if turn == total else "", file=sys.stderr, flush=True)
 
 
@@ -62,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         turns, dialog = SIX_TURNS[lang], None
         if getattr(args, "turns", None):
-            dialog = planted_dialog(args.turns, lang=args.lang)
+            dialog = planted_dialog(args.turns, lang=lang)
             turns = list(dialog.turns)
         if args.script:  # one user message a line; blank lines skipped
             lines = args.script.read_text(encoding="utf-8").splitlines()
@@ -73,10 +78,10 @@ def run(args: argparse.Namespace) -> int:
                                      "消息"))
         llm = LlmClient.from_env()
         chosen = make_strategies(llm, [n.strip() for n in args.strategies.split(",")])
-        zh = args.lang == "zh"
-        print(f"{llm.describe(args.lang)}\n" + (
-            f"策略：{'、'.join(chosen)}；共 {len(turns)} 轮。\n" if zh else
-            f"Strategies: {', '.join(chosen)}; {len(turns)} turns.\n"))
+        titles = [strategy_title(label, lang) for label in chosen]
+        print(f"{llm.describe(lang)}\n" + say(
+            f"Strategies: {', '.join(titles)}; {len(turns)} turns.\n",
+            f"策略：{'、'.join(titles)}；共 {len(turns)} 轮。\n", lang))
         result = compare(llm, turns, chosen,
                          progress=_progress if sys.stderr.isatty() else None,
                          lang=args.lang, provider=getattr(args, "provider", None))
@@ -87,16 +92,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"{result.tokens_table(lang=args.lang)}\n\n"
           f"{result.answers_table(70, every, lang=args.lang)}")
     if dialog is not None and not args.script:  # the headline: what each recalled
-        print("\n" + ("召回（编号 / 顾客原话）：" if args.lang == "zh" else
-                      "Recall (ids / the customer's words):"))
-        for strategy_run in result.runs:
+        print("\n" + say("Recall (ids / the customer's words):",
+                         "召回（编号 / 顾客原话）：", lang))
+        titles = [strategy_title(run.name, lang) for run in result.runs]
+        width = max(map(text_width, titles))
+        for title, strategy_run in zip(titles, result.runs, strict=True):
             scored = score(strategy_run, dialog)
-            print(f"  {strategy_run.name:<17} {sum(scored.recalled)}/"
-                  f"{len(scored.recalled)}  {sum(scored.facts_recalled)}/"
-                  f"{len(scored.facts_recalled)}")
+            pad = " " * (width - text_width(title))
+            print(f"  {title}{pad}  {sum(scored.recalled)}/{len(scored.recalled)}"
+                  f"  {sum(scored.facts_recalled)}/{len(scored.facts_recalled)}")
     if len(turns) < 10:  # a summary compresses once or twice: it cannot pay yet
-        print(f"\n{len(turns)} 轮对话里摘要才刚开始压缩，要在长对话里才划算："
-              "tinyagent compare --turns 50" if args.lang == "zh" else
-              f"\nOn {len(turns)} turns a summary has barely started; it pays for "
-              "itself on long dialogs: tinyagent compare --turns 50")
+        print(say(f"\nOn {len(turns)} turns a summary has barely started; it pays "
+                  "for itself on long dialogs: tinyagent compare --turns 50",
+                  f"\n{len(turns)} 轮对话里摘要才刚开始压缩，要在长对话里才划算："
+                  "tinyagent compare --turns 50", lang))
     return 0

@@ -14,7 +14,9 @@ notebook 06 imports them).
 Offline, the summarizer writes a rule-based fact ledger: the scores measure the
 mechanism (what each strategy keeps), not the quality of a model's summaries; with a
 real model the same code measures those too. Run `python -m
-tinyagent.course.evaluation --help` (5-15 s). Left out: a real model's latency.
+tinyagent.course.evaluation --help` (5-15 s); it speaks, and plays the dialog in, the
+package's language (TINYAGENT_LANG) unless `--lang` says otherwise. Left out: a real
+model's latency.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..llm import LlmClient
 from .catalogue import MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
-from .language import say
+from .language import say, speaking
 from .names import strategy_title
 from .planted import (
     FILLERS,
@@ -128,8 +130,9 @@ class Evaluation:
 def evaluate(llm: LlmClient, dialog: Dialog | None = None,
              strategies: Mapping[str, MemoryFactory] | None = None, **options: Any
              ) -> Evaluation:
-    """Play `dialog` (default: 50 turns, seed 0) through every strategy, over the
-    store in the dialog's language; score each."""
+    """Play `dialog` (default: 50 turns, seed 0, in the package's language at the
+    time of the call) through every strategy, over the store in the dialog's
+    language; score each."""
     dialog = dialog or planted_dialog()
     comparison = compare(llm, dialog.turns, strategies, lang=dialog.lang, **options)
     return Evaluation(dialog, [score(run, dialog, comparison.provider)
@@ -142,31 +145,50 @@ __all__ = ["FILLERS", "LOOKUPS", "PROBES", "PROBE_SPAN", "PRODUCTS", "REFUNDS",
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m tinyagent.course.evaluation [turns [seed]]`: print the table
-    (5-15 s)."""
-    import argparse
+    """`python -m tinyagent.course.evaluation [turns [seed]] [--lang zh]`: print the
+    table (5-15 s), in the package's language unless --lang says otherwise."""
+    import sys
 
-    parser = argparse.ArgumentParser(
-        prog="python -m tinyagent.course.evaluation",
-        description="Plant a refund, a tracking and an order number in turns 1-2 of "
-                    "a long dialog, ask for them near the end, and score every memory "
-                    "strategy: recall, peak prompt, tokens sent, summarizer calls, "
-                    "peak memory. Offline unless TINYAGENT_API_KEY is set.")
-    parser.add_argument("turns", nargs="?", type=int, default=50,
-                        help="length of the dialog, at least 6 (default: 50)")
-    parser.add_argument("seed", nargs="?", type=int, default=0,
-                        help="seed of the filler questions, their order and "
-                             "phrasing (default: 0)")
-    parser.add_argument("--provider", choices=["openai", "deepseek", "qwen", "none"],
-                        help="whose prompt-cache rule (offline) and prices the "
-                             "billed column uses (default: qwen)")
-    args = parser.parse_args(argv)
-    llm = LlmClient.from_env()
-    try:
-        dialog = planted_dialog(args.turns, args.seed)
-    except ValueError as error:
-        parser.error(str(error))
-    print(f"{llm.describe()}\n\n{evaluate(llm, dialog, provider=args.provider)!r}")
+    from .cli_args import Parser, chosen_lang, lang_option
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = chosen_lang(argv)
+    with speaking(lang):
+        parser = Parser(prog="python -m tinyagent.course.evaluation", lang=lang,
+                        description=say(
+            "Plant a refund, a tracking and an order number in turns 1-2 of a long "
+            "dialog, and what the customer says in their own words in turns 2-8; "
+            "ask for them near the end, and score every memory strategy: recall, "
+            "peak prompt, tokens sent, summarizer calls, peak memory. Offline "
+            "unless TINYAGENT_API_KEY is set.",
+            "在一段长对话的第 1–2 轮埋入退款编号、运单号和订单号，第 2–8 轮埋入顾客"
+            "自己说的话，快结束时再问回来，给每种记忆策略打分：召回、提示词峰值、"
+            "发送的 token、摘要调用次数、记忆峰值。没有设置 TINYAGENT_API_KEY 时"
+            "离线运行。", lang))
+        upper = {"metavar": "TURNS"} if lang == "zh" else {}  # a name, not a word
+        parser.add_argument("turns", nargs="?", type=int, default=50, **upper,
+                            help=say(
+            "length of the dialog, at least 6 (default: 50)",
+            "对话的轮数，至少 6（默认：50）", lang))
+        upper = {"metavar": "SEED"} if lang == "zh" else {}
+        parser.add_argument("seed", nargs="?", type=int, default=0, **upper,
+                            help=say(
+            "seed of the filler questions, their order and phrasing (default: 0)",
+            "随机种子：决定填充问题、它们的顺序和说法（默认：0）", lang))
+        parser.add_argument("--provider", choices=["openai", "deepseek", "qwen",
+                                                   "none"], help=say(
+            "whose prompt-cache rule (offline) and prices the billed column uses "
+            "(default: qwen)",
+            "计费一栏按哪家的提示词缓存规则（离线时）和价格计算（默认：qwen）", lang))
+        lang_option(parser, lang)
+        args = parser.parse_args(argv)
+        llm = LlmClient.from_env()
+        try:
+            dialog = planted_dialog(args.turns, args.seed, lang=args.lang)
+        except ValueError as error:
+            parser.error(str(error))
+        print(f"{llm.describe(args.lang)}\n\n"
+              f"{evaluate(llm, dialog, provider=args.provider)!r}")
     return 0
 
 

@@ -35,12 +35,17 @@ def packaged_font() -> str | None:
     return str(FONT_PATH)
 
 
+_warned = False  # the missing-font warning is said once a process, however asked
+
+
 def use_chinese_font() -> str | None:
     """Let matplotlib draw Chinese: the first installed font of CJK_FONTS goes first
     in its list. The machine's own fonts are tried first, then the one the course
     installs (noto-cjk-sans-otc), so a plot renders on any machine. Returns the
-    font's name; None (with one warning, in Chinese) when there is none at all:
-    then the plots keep English labels rather than draw boxes."""
+    font's name; None when there is none at all, with a warning (in Chinese) the
+    first time only, however often a notebook or a plot asks: the plots then keep
+    English labels (plots.plot_text) rather than draw boxes."""
+    global _warned
     from matplotlib import font_manager, rcParams
 
     def installed() -> str | None:
@@ -57,7 +62,9 @@ def use_chinese_font() -> str | None:
         font_manager.fontManager.addfont(path)  # every face of the collection
         found = installed()
     if found is None:
-        warnings.warn(NO_FONT, UserWarning, stacklevel=2)
+        if not _warned:
+            warnings.warn(NO_FONT, UserWarning, stacklevel=2)
+            _warned = True
         return None
     rcParams["font.family"] = "sans-serif"
     rcParams["font.sans-serif"] = [found, *rcParams["font.sans-serif"]]

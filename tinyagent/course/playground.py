@@ -37,7 +37,13 @@ from . import playground_view as view
 from .catalogue import STRATEGIES
 from .chatbox import ChatBox
 from .language import get_lang, say
-from .names import setting_title, size_title, strategy_title
+from .names import (
+    setting_title,
+    size_title,
+    sizes_in_words,
+    strategy_title,
+    typed_with_title,
+)
 
 # name -> {size parameter: (min, max, step)}; each slider starts at the course's size
 RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
@@ -48,7 +54,7 @@ RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
     "structured": {"keep_recent_turns": (1, 8, 1), "batch_turns": (1, 8, 1)},
     "compact": {"high_tokens": (400, 4000, 100), "low_tokens": (100, 2000, 100)},
 }
-SUMMARIES = ("summary", "hybrid", "structured")  # the strategies that take `lang`
+SUMMARIES = ("summary", "hybrid", "structured", "compact")  # they take `lang`
 
 
 class Playground:
@@ -56,10 +62,12 @@ class Playground:
 
     def __init__(self, llm: LlmClient, strategy: str = "hybrid", *,
                  max_tokens: int = 8000, lang: str | None = None) -> None:
-        if strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {strategy!r}; choose one of "
-                             f"{', '.join(STRATEGIES)}")
         self.llm, self.max_tokens, self.lang = llm, max_tokens, get_lang(lang)
+        if strategy not in STRATEGIES:
+            raise ValueError(self._say(
+                f"unknown strategy {strategy!r}; choose one of "
+                f"{', '.join(STRATEGIES)}", f"没有叫 {strategy!r} 的策略：请从 "
+                f"{typed_with_title(list(STRATEGIES), 'zh')} 中选择"))
         self.chat_box = ChatBox(placeholder=self._say("Ask the BitMall clerk…",
                                                       "向比特严选客服提问…"),
                                 label=self._say("You", "你"),
@@ -135,8 +143,9 @@ class Playground:
         options = {"lang": self.lang} if writes else {}
         try:
             self.memory = strategy.make(self.llm, **parameters, **options)
-        except ValueError as error:  # e.g. keep_recent >= threshold: say why
-            self.memory, self.problem = None, str(error)
+        except ValueError as error:  # e.g. keep_recent >= threshold: say why, in
+            # the sliders' words (原样保留消息数, not keep_recent)
+            self.memory, self.problem = None, sizes_in_words(str(error), self.lang)
         try:
             for message in self.history if self.memory is not None else []:
                 self.memory.add(message)

@@ -119,4 +119,5 @@ def text_view(status: str, turns: Sequence[tuple[str, str]], gauge: str,
     """The whole playground as deterministic text: what nbval compares."""
     you, bot = say("you", "用户", lang), say("bot", "客服", lang)
     lines = [f"{you}> {clip(q, 90)}\n{bot}> {clip(a, 90)}" for q, a in turns]
-    return "\n".join([f"Playground · {status}", *lines, gauge, panel])
+    name = say("Playground", "演练场", lang)  # what notebook 07 calls it in Chinese
+    return "\n".join([f"{name} · {status}", *lines, gauge, panel])

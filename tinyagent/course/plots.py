@@ -4,8 +4,10 @@ Introduced in notebook 06 (imported there from evaluation.py). matplotlib is
 imported only inside the functions, so `import tinyagent` stays light. The titles
 and axis labels follow the notebook's language, but Chinese only when the machine
 has a font that draws it (`use_chinese_font`): without one, matplotlib would draw
-empty boxes, so the labels stay English. Strategy names in the legends are titled
-in the notebook's language ("混合 4/8", names.py). Left out: interactive plots.
+empty boxes, so the labels stay English, with one warning however many pictures
+ask (`plot_text` gives any picture the same choice: notebooks 02 and 04 label theirs
+with it). Strategy names in the legends are titled in the notebook's language ("混合
+4/8", names.py). Left out: interactive plots.
 """
 
 from __future__ import annotations
@@ -37,10 +39,21 @@ def cjk_font() -> str | None:
     return use_chinese_font()
 
 
+def plot_text(en: str, zh: str) -> str:
+    """A label for a picture: the Chinese text in the Chinese notebooks when a font
+    can draw it, else the English one (never boxes). The notebooks that draw their
+    own pictures (02, 04) label them with this too.
+
+    >>> plot_text("turn", "轮次") in ("turn", "轮次")
+    True
+    """
+    return zh if get_lang() == "zh" and cjk_font() is not None else en
+
+
 def _put(setter: Callable[..., Any], en: str, zh: str) -> None:
     """Call a matplotlib text setter with the English or, if it can be drawn, the
     Chinese text."""
-    setter(zh if get_lang() == "zh" and cjk_font() is not None else en)
+    setter(plot_text(en, zh))
 
 
 def _title(name: str) -> str:
@@ -115,4 +128,4 @@ def plot_recall_cost(evaluation: Evaluation, axes: Any = None,
     return axes
 
 
-__all__ = ["cjk_font", "plot_recall_cost", "plot_tokens"]
+__all__ = ["cjk_font", "plot_recall_cost", "plot_text", "plot_tokens"]

@@ -6,14 +6,15 @@ unbounded memory, and the Chinese six-turn demo through the demo's hybrid (6/10)
 For every compression it prints the summary's tokens against the tokens of all the
 messages it now stands for; then the tokens each memory sent in all, the
 summarizer's calls included, and the turn by which the summary memory had paid for
-itself. `--lang zh` plays the Chinese twelve turns over the Chinese store, with
-Chinese summaries (notebooks/zh/04 prints them): the same relation holds. Left out:
+itself. In Chinese (`--lang zh`, or TINYAGENT_LANG=zh) it plays the Chinese twelve
+turns over the Chinese store, with Chinese summaries (notebooks/zh/04 prints them),
+and says so in Chinese: the same relation holds. Left out:
 real models' summaries (set TINYAGENT_API_KEY to measure them).
 """
 
 from __future__ import annotations
 
-import argparse
+import sys
 from collections.abc import Sequence
 
 from ..agent import ReActAgent
@@ -22,7 +23,8 @@ from ..memory import HybridChatMemory, InMemoryChatMemory, SummaryChatMemory
 from ..tokens import count_tokens
 from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS
-from .language import LANGS, say
+from .cli_args import Parser, chosen_lang, lang_option
+from .language import get_lang, say, speaking
 
 # Notebook 04's dialog: the six turns' intents, then two more orders and products.
 TWELVE_TURNS = {
@@ -53,10 +55,11 @@ TWELVE_TURNS = {
 }
 
 
-def play(llm: LlmClient, memory: object, script: Sequence[str], lang: str = "en"
-         ) -> tuple[list[str], list[int]]:
+def play(llm: LlmClient, memory: object, script: Sequence[str],
+         lang: str | None = None) -> tuple[list[str], list[int]]:
     """(a line per compression, tokens sent so far after each turn), over the
-    store in `lang`."""
+    store in `lang` (default: the package's language)."""
+    lang = get_lang(lang)
     agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False,
                        labels=lang)  # "zh": the Chinese system prompt too
     lines, spent, sent = [], [], 0
@@ -84,10 +87,12 @@ def paid_by(summary: Sequence[int], unbounded: Sequence[int]) -> int | None:
                  if ahead[t - 1] and not ahead[t - 2]), None)
 
 
-def payoff(llm: LlmClient, lang: str = "en"
+def payoff(llm: LlmClient, lang: str | None = None
            ) -> tuple[list[str], list[int], list[int]]:
-    """Notebook 04's twelve turns in `lang`: (a line per compression, tokens sent so
-    far by the summary memory, by the unbounded memory)."""
+    """Notebook 04's twelve turns in `lang` (default: the package's language): (a
+    line per compression, tokens sent so far by the summary memory, by the unbounded
+    memory)."""
+    lang = get_lang(lang)
     memory = SummaryChatMemory(llm, 10, 4, lang=lang)
     lines, summary = play(llm, memory, TWELVE_TURNS[lang], lang)
     _, unbounded = play(llm, InMemoryChatMemory(), TWELVE_TURNS[lang], lang)
@@ -95,27 +100,37 @@ def payoff(llm: LlmClient, lang: str = "en"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tinyagent.course.ratios",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", choices=LANGS, default="en",
-                        help="the dialog's and the store's language (default en)")
-    lang = parser.parse_args(argv).lang
-    llm = LlmClient.from_env()
+    """Print the ratios, in the package's language (TINYAGENT_LANG) unless --lang
+    says otherwise; the dialog and the store follow the same language."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = chosen_lang(argv)
+    with speaking(lang):
+        parser = Parser(prog="python -m tinyagent.course.ratios", lang=lang,
+                        description=say(__doc__.splitlines()[0],
+                                        "摘要和它所代表的内容相比有多大："
+                                        "python -m tinyagent.course.ratios", lang))
+        lang_option(parser, lang)
+        lang = parser.parse_args(argv).lang
+        report(LlmClient.from_env(), lang)
+    return 0
+
+
+def report(llm: LlmClient, lang: str) -> None:
+    """Print the twelve turns' compressions and payoff, then the six-turn demo's."""
     print(f"{llm.describe(lang=lang)}\n\n" + say(
         "Notebook 04's twelve turns, SummaryChatMemory 10/4:",
-        "笔记本 04 的十二轮对话，SummaryChatMemory 10/4：", lang))
+        "第 04 课的十二轮对话，摘要记忆（SummaryChatMemory 10/4）：", lang))
     lines, summary, unbounded = payoff(llm, lang)
     print("\n".join(lines))
     paid = paid_by(summary, unbounded)
     print(say(f"  tokens sent in 12 turns: summary {summary[-1]:,} (summarizer "
               f"included), unbounded {unbounded[-1]:,}; paid for itself by turn {paid}",
               f"  12 轮共发送 token：摘要记忆 {summary[-1]:,}（含摘要调用），"
-              f"无界记忆 {unbounded[-1]:,}；到第 {paid} 轮已回本", lang))
+              f"全量记忆 {unbounded[-1]:,}；到第 {paid} 轮已回本", lang))
     print(say("\nThe Chinese six-turn demo, HybridChatMemory 6/10:",
-              "\n六轮演示对话，HybridChatMemory 6/10：", lang))
+              "\n中文六轮演示对话，混合记忆（HybridChatMemory 6/10）：", lang))
     demo = HybridChatMemory(llm, 6, 10, lang=lang)
     print("\n".join(play(llm, demo, SIX_TURNS["zh"], lang)[0]))
-    return 0
 
 
 if __name__ == "__main__":

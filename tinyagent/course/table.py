@@ -2,7 +2,9 @@
 
 Introduced in notebook 06, where the comparison and the evaluation print their
 figures with it. A CJK character takes two terminal columns, so the alignment counts
-columns, not characters; numbers align right. Left out: wrapping long cells.
+columns, not characters; numbers align right. `pad` does the same for one cell of a
+line a notebook prints itself (`f"{pad(title, 14)}"`, where `f"{title:<14}"` would
+count a Chinese title's characters and misalign it). Left out: wrapping long cells.
 """
 
 from __future__ import annotations
@@ -12,6 +14,17 @@ from dataclasses import dataclass
 
 from ..display import html_text
 from ..lang import text_width
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """`text` padded with spaces to `width` terminal columns (a Chinese character
+    takes two), on the right, or on the left with `right=True`.
+
+    >>> pad("混合 4/8", 10) + "|", pad("4/8", 5, right=True)
+    ('混合 4/8  |', '  4/8')
+    """
+    gap = " " * max(width - text_width(text), 0)
+    return gap + text if right else text + gap
 
 
 @dataclass(repr=False)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import chinese_data, intents, replies, searches
+from . import chinese_data, intents, replies, searches, wording
 from .conversation import Conversation
 from .replies import say
 from .step import Found, Reply, ask_tools, best_match, found
@@ -42,7 +42,7 @@ def recommend(c: Conversation) -> Reply:
     if isinstance(items, Reply):
         return items
     return Reply(product_list(c.lang, items, "Here are our new models:",
-                                       "这些是我们的新款："))
+                                       "目前的新款有："))
 
 
 def paid(c: Conversation) -> Reply | None:
@@ -92,7 +92,7 @@ def compare(c: Conversation) -> Reply:
     a, b = (best_match(found(c.result("searchProducts", query=n)), n) for n in names)
     if a is None or b is None:
         return Reply(product_list(c.lang, [], "", ""))
-    return Reply(compare_text(c.lang, a, b))
+    return Reply(compare_text(c.lang, a, b, c.user_text))
 
 
 def promotion(c: Conversation) -> Reply:
@@ -108,7 +108,7 @@ def promotion(c: Conversation) -> Reply:
     if by_offer is not None:
         offers = [i for i in found(by_offer) if i.get("offer")]
         return Reply(product_list(c.lang, offers, "Current offers:",
-                                          "当前优惠："))
+                                          "目前的优惠活动："))
     return Reply(replies.knowledge(c.lang, knowledge_texts(article, "promotion")[:2]))
 
 
@@ -129,6 +129,8 @@ def chinese_line(lang: str, item: Item) -> bool:
 def product_line(item: Item, features: bool = False, lang: str = "en") -> str:
     item = chinese_data.item(item) if lang == "zh" else item
     zh = chinese_line(lang, item)  # full-width punctuation, no spaces
+    if zh:  # a shop's Chinese: "…：¥2499，新品立减 ¥200（截至 7 月 15 日）；…"
+        return wording.line(item, features, short=False).rstrip("。")
     line = f"{item.get('name')}{'：' if zh else ': '}¥{item.get('price')}"
     if item.get("offer"):
         line += f"（{item['offer']}）" if zh else f" ({item['offer']})"
@@ -152,15 +154,16 @@ def product_list(lang: str, items: list[Item], english: str, chinese: str) -> st
 def price(lang: str, item: Item) -> str:
     item = chinese_data.item(item) if lang == "zh" else item
     name, offer = item.get("name"), item.get("offer")
-    return say(lang, f"The {name} costs ¥{item.get('price')}."
-                     + (f" Current offer: {offer}." if offer else ""),
-               f"{name} 售价 ¥{item.get('price')}。"
-               + (f"当前优惠：{offer}。" if offer else ""))
-
-
-def compare_text(lang: str, a: Item, b: Item) -> str:
     if lang == "zh":
-        a, b = chinese_data.item(a), chinese_data.item(b)
+        return wording.price(item)
+    return (f"The {name} costs ¥{item.get('price')}."
+            + (f" Current offer: {offer}." if offer else ""))
+
+
+def compare_text(lang: str, a: Item, b: Item, question: str = "") -> str:
+    if lang == "zh":
+        return wording.comparison(chinese_data.item(a), chinese_data.item(b),
+                                  question)
     text = say(lang, " ", "").join(product_line(i, True, lang) + say(lang, ".", "。")
                                    for i in (a, b))
     if isinstance(a.get("price"), int) and isinstance(b.get("price"), int):
@@ -175,4 +178,4 @@ def buy(lang: str, item: Item) -> str:
     return price(lang, item) + say(
         lang, " You can order it on its product page in the BitMall app or website; "
               "I can't place orders for you here.",
-        "您可以在 BitMall App 或网站的商品页直接下单，我这里不能代您下单。")
+        "您可以在比特严选 App 或网站的商品页直接下单，我这里没法替您下单。")

@@ -3,9 +3,10 @@
 Introduced in notebook 00. The offline model is a pure function of the request, so
 everything it "remembers" comes from here: the newest user message, the tool calls
 and results of the current turn (the messages after that user message), and the
-older messages, which it scans backwards to resolve "it" or "那个订单". The first
-system prompt is instructions, not conversation: only a summary folded into it (from
-"[Conversation summary]" on) is scanned. Left out: images, and tool results that are
+older messages, which it scans backwards to resolve "it" or "那个订单" (forwards for
+"the first one", "最开始问的那个"). The first system prompt is instructions, not
+conversation: only a summary folded into it (from "[Conversation summary]" on) is
+scanned. Left out: images, and tool results that are
 neither JSON nor plain text.
 """
 
@@ -144,6 +145,19 @@ class Conversation:
                 fallback = fallback or found[-1]
         return fallback
 
+    def oldest(self, pattern: re.Pattern[str], near: re.Pattern[str] | None = None
+               ) -> str | None:
+        """The first match of `pattern` in the older lines, oldest first: "the first
+        order I asked about". With `near`, a line that also matches it wins."""
+        fallback = None
+        for line in self.segments[: self.before_turn]:
+            found = pattern.findall(line)
+            if found:
+                if near is None or near.search(line):
+                    return found[0]
+                fallback = fallback or found[0]
+        return fallback
+
     def said(self, roles: tuple[str, ...]) -> list[tuple[str, str]]:
         """(role, line) of the older lines written by `roles`, newest first."""
         return [(r, line) for r, line in zip(reversed(self.roles),
@@ -151,23 +165,38 @@ class Conversation:
                 if r in roles]
 
     def order(self) -> str | None:
-        """The order the customer means, or None when the messages name none."""
+        """The order the customer means, or None when the messages name none: the
+        one this message names, else the newest mention ("it", "那个订单") or, when
+        the customer says so ("the first one", "最开始问的那个"), the oldest."""
         kind = intents.kind_of(self.user_text)
-        return self.newest(intents.ORDER_ID, intents.KINDS[kind] if kind else None)
+        near = intents.KINDS[kind] if kind else None
+        if intents.FIRST.search(self.user_text) and not intents.order_ids(
+                self.user_text):
+            return self.oldest(intents.ORDER_ID, near) or self.newest(
+                intents.ORDER_ID, near)
+        return self.newest(intents.ORDER_ID, near)
 
     def products(self, count: int = 1) -> list[str]:
-        """Up to `count` product names: the user message's first, then newest older.
+        """Up to `count` product names: the user message's, then newest older ones.
 
         "it" means what the conversation named before this message, never a name
-        in this turn's own tool results (a feature such as "LiDAR" is no product).
+        in this turn's own tool results (a feature such as "LiDAR" is no product);
+        "the first one" / "最开始那款", the oldest name instead of the newest. "它和
+        S20 Max 比" names "it" first, so "it" comes first.
         """
-        names = intents.products(self.user_text)
-        for line in reversed(self.segments[: self.before_turn]):
+        own = intents.products(self.user_text)
+        names = list(own)
+        older = self.segments[: self.before_turn]
+        first = intents.FIRST.search(self.user_text) is not None
+        for line in older if first else reversed(older):
             if len(names) >= count:
                 break
-            for name in reversed(intents.products(line)):
+            in_line = intents.products(line)
+            for name in in_line if first else reversed(in_line):
                 if name not in names and len(names) < count:
                     names.append(name)
+        if own and len(names) > len(own) and intents.pronoun_first(self.user_text):
+            names = names[len(own):] + own
         return names[:count]
 
     def near(self, value: str, pattern: re.Pattern[str]) -> str | None:

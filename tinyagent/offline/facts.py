@@ -33,7 +33,7 @@ STATUSES = [
     ("cancelled", r"\bcancel+ed\b|已取消", "已取消"),
 ]
 STATUS = [(name, re.compile(words, re.I), zh) for name, words, zh in STATUSES]
-CARRIER = re.compile(r"(?:carrier|courier|\bvia|承运商|快递)\s*[:：]?\s*"
+CARRIER = re.compile(r"(?:carrier|courier|\bvia|承运商为?|快递)\s*[:：]?\s*"
                      r"([^,，;；.。]+)", re.I)
 # "SF Express " or "顺丰速运 " just before the id: a Chinese carrier's name ends
 # in the kind of service it is
@@ -134,6 +134,17 @@ def order_fields(text: str) -> dict[str, str]:
     return {k: v for k, v in found.items() if v} | tracking_of(text)
 
 
+def _until_unmatched(text: str) -> str:
+    """`text` up to a ";" or a bracket it did not open: an offer after a price,
+    "新品立减 ¥200（截至 7 月 15 日）；新款…" -> "新品立减 ¥200（截至 7 月 15 日）"."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += (char in "(（") - (char in ")）")
+        if depth < 0 or (char in ";；" and depth == 0):
+            return text[:index]
+    return text
+
+
 def _first(pattern: re.Pattern[str], text: str) -> str | None:
     match = pattern.search(text)
     return match.group().replace(" ", "") if match else None
@@ -183,7 +194,7 @@ def read_sentence(s: str, context: dict[str, str]) -> list[Fact]:
     if name and price and not COMPARATIVE.search(s):
         rest = s[s.find("¥", s.find(name)) :]  # after the price: its offer, if any
         rest = re.sub(r"^¥\s?[\d,.]+[\s,，(（]*", "", rest)
-        offer = re.split(r"[)）;；]", rest)[0].strip(" .。")
+        offer = _until_unmatched(rest).strip(" .。")
         offer = OFFER_LABEL.sub("", offer, count=1)  # "launch offer: ¥200" -> "¥200"
         found = {"price": price, "offer": offer if OFFER.search(offer) else None}
         short = intents.products(name)  # "S20 Pro" for "BitMall S20 Pro Robot Vacuum"

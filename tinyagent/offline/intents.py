@@ -27,6 +27,11 @@ CAMEL_NAME = re.compile(r"(?<![A-Za-z\d])[A-Z][a-z]+[A-Z][A-Za-z]*(?![A-Za-z\d])
 BRAND_PHRASE = re.compile(r"BitMall(?:\s+[A-Z][\w-]*)+")
 NOT_PRODUCTS = {"BitMall", "OpenAI", "ReAct", "ChatGPT", "DeepSeek", "JavaScript"}
 
+# "The first order I asked about", "我最开始问的那个": the oldest mention, not the
+# newest (Conversation.order, Conversation.products).
+FIRST = re.compile(r"\b(?:first|very first|earliest|at the (?:start|beginning))\b"
+                   r"|最开始|一开始|最早|最先|第一个|第一单|头一个|开头", re.I)
+
 # Generic kinds of product: words the customer uses, not store data.
 KINDS = {
     "robot vacuum": re.compile(r"vacuum|robot|扫地|吸尘", re.I),
@@ -62,7 +67,7 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("compare", _rule(
         r"\b(differen(ce|ces|t)|compare[sd]?|comparison|vs\.?|versus)\b"
         r"|\bwhich\s+(one\s+)?is\s+better\b",
-        r"区别|对比|比较|不同|哪个好")),
+        r"区别|对比|比较|不同|哪个好|哪款好|选哪|哪个更好|哪款更好|哪个划算")),
     ("price", _rule(r"\b(prices?|priced|costs?|how\s+much)\b",
                     r"多少钱|价格|价钱|几块|售价")),
     ("promotion", _rule(
@@ -81,7 +86,10 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("order_status", _rule(
         r"\b(where|track\w*|shipping|shipped|ships?|delivery|deliver\w*|arriv\w*"
         r"|package|parcel|logistics|status|courier|dispatch\w*)\b",
-        r"物流|到哪|快递|发货|到了|送到|配送|状态|签收")),
+        # "它什么时候到", "啥时候能到", "几号能收到": when it arrives, not a refund's
+        # money (到账 is refund timing, above)
+        r"物流|到哪|快递|发货|到了|送到|配送|状态|签收|到货|送达|收到"
+        r"|(?:什么|啥|哪天|几号|几天|多久|多长时间|何时|几时).{0,4}到(?!账)")),
     ("time", _rule(r"\bwhat\s+(time|day|date)\b|\btoday'?s\s+date\b",
                    r"几点|几号|什么时间|日期")),
 ]
@@ -102,6 +110,19 @@ def detect_intent(text: str) -> str:
 
 def order_ids(text: str) -> list[str]:
     return ORDER_ID.findall(text)
+
+
+# "It", "this one", "它", "这款": a product or order the customer does not name.
+PRONOUN = re.compile(r"\b(?:it|this(?: one)?|that(?: one)?)\b|它|这个|那个|这款|那款"
+                     r"|这台|那台", re.I)
+
+
+def pronoun_first(text: str) -> bool:
+    """Whether `text` says "it" before it names a product: "它和 S20 Max 比"."""
+    pronoun = PRONOUN.search(text)
+    named = [m.start() for m in (MODEL_NAME.search(text), CAMEL_NAME.search(text))
+             if m is not None]
+    return pronoun is not None and bool(named) and pronoun.start() < min(named)
 
 
 def kind_of(text: str) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import chinese_data
+from . import chinese_data, wording
 from .facts import STATUS
 
 Result = dict[str, Any]
@@ -92,7 +92,7 @@ def help_text(lang: str) -> str:
     return say(lang, "Hello! I'm the BitMall assistant. I can check an order and its "
                      "delivery, apply for a refund, explain refund times and policies, "
                      "and tell you about products, prices and offers. How can I help?",
-               "您好！我是 BitMall 客服助手，可以帮您查订单和物流、申请退款、"
+               "您好！我是比特严选客服，可以帮您查订单和物流、申请退款、"
                "解答退款时效和售后政策，也可以介绍商品、价格和优惠。请问有什么可以帮您？")
 
 
@@ -134,7 +134,8 @@ def order_status(lang: str, order_id: str, info: Result, track: Result) -> str:
                    f"{head}目前{status_zh(status)}。")
     if tracking:
         text += say(lang, f" Carrier: {carrier}, tracking number {tracking}.",
-                    f"承运商 {carrier}，运单号 {tracking}。")
+                    f"承运商为{' ' * str(carrier)[:1].isascii()}{carrier}，运单号 "
+                    f"{tracking}。")
     if events:
         time, event = events[-1].get("time"), events[-1].get("event")
         text += say(lang, f" Latest update: {time} {event}.",
@@ -169,10 +170,10 @@ def refund_timing(lang: str, texts: list[str], order_id: str | None) -> str:
     if not texts:
         return say(lang, "Sorry, I couldn't find how long refunds take.",
                    "抱歉，没有查到退款到账的时间。")
-    text = say(lang, " ".join(texts), "根据我们的规定：" + join(texts))
+    text = say(lang, " ".join(texts), join(texts))
     if order_id:
         text = say(lang, f"{text} That applies to your refund for order {order_id}.",
-                   join([text, f"您订单 {order_id} 的退款也是如此。"]))
+                   join([text, f"您订单 {order_id} 的退款也按这个时间到账。"]))
     return text
 
 
@@ -197,9 +198,12 @@ def recall(lang: str, kind: str, value: str, order_id: str | None) -> str:
 def recall_missing(lang: str, kind: str) -> str:
     english, chinese = ID_LABELS[kind]
     article = "an" if english[0] in "aeiou" else "a"
-    return say(lang, f"I can't find {article} {english} in our conversation. If you "
-                     "tell me the order number, I can look it up for you.",
-               f"我们的对话里没有{chinese}。请告诉我订单号，我可以帮您查询。")
+    if lang == "zh":  # asked for the order number itself: nothing else to ask for
+        return (f"刚才的对话里没找到您的{chinese}，麻烦提供一下，我帮您查询。"
+                if kind == "order" else
+                f"刚才的对话里没找到{chinese}，麻烦提供一下订单号，我帮您查询。")
+    return (f"I can't find {article} {english} in our conversation. If you tell me "
+            "the order number, I can look it up for you.")
 
 
 def knowledge(lang: str, texts: list[str]) -> str:
@@ -222,4 +226,4 @@ def paid(lang: str, order_id: str, info: Result) -> str:
 
 
 def now(lang: str, r: Result) -> str:
-    return say(lang, f"It is now {r.get('now')}.", f"现在是 {r.get('now')}。")
+    return say(lang, f"It is now {r.get('now')}.", wording.now(str(r.get("now"))))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from . import wording
 from .conversation import Conversation
 from .replies import say
 from .statements import TOPICS, asked_topic, label_of_line, statements
@@ -50,10 +51,10 @@ def recall_fact(c: Conversation) -> str:
         what = say(c.lang, TOPICS[topic][0].lower(), TOPICS[topic][1])
         return say(c.lang, f"I can't find what you said about {what} in our "
                            "conversation. Could you tell me again?",
-                   f"我们的对话里找不到您关于{what}的说法，能再告诉我一次吗？")
+                   wording.not_said(what))
     if topic == "promise":
         return say(c.lang, f"I said: {text}.", f"我之前答应过：{text}。")
-    return say(c.lang, f"You told me: {text}.", f"您之前说过：{text}。")
+    return say(c.lang, f"You told me: {text}.", wording.said_back(topic, text))
 
 
 def noted(c: Conversation) -> str | None:
@@ -63,5 +64,4 @@ def noted(c: Conversation) -> str | None:
         return None
     texts = "; ".join(s.text for s in said)
     end = "" if texts.endswith(("…", ")", "）")) else "."  # no "…." at the end
-    return say(c.lang, f"Noted: {texts}{end}",
-               "好的，已记下：" + texts.replace("; ", "；") + ("。" if end else ""))
+    return say(c.lang, f"Noted: {texts}{end}", wording.noted([s.text for s in said]))

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
-from ..lang import get_lang
+from ..lang import get_lang, say
 from . import store_zh
 from .registry import Tool, ToolRegistry
 from .store import EVENTS, FIXED_NOW, KNOWLEDGE, ORDERS, PRODUCTS
@@ -79,9 +79,10 @@ class BitMall:
                  lang: str | None = None) -> None:
         lang = get_lang() if lang is None else lang  # the package's, unless given
         if lang not in ("en", "zh"):
-            raise ValueError(f"unknown store language {lang!r}: use 'en' or 'zh'")
+            raise ValueError(say(f"unknown store language {lang!r}: use 'en' or 'zh'",
+                                 f"商店没有 {lang!r} 这种语言：请用 'en' 或 'zh'"))
         self.clock = clock  # the store's fixed "now", so refund numbers repeat
-        zh = lang == "zh"
+        self.lang, zh = lang, lang == "zh"
         self.text = store_zh.TEXTS if zh else TEXTS
         # order_id -> order record: a fresh copy, so one shop's refund stays its own
         self.orders = store_zh.orders() if zh else copy.deepcopy(ORDERS)
@@ -182,7 +183,7 @@ class BitMall:
             Tool("getCurrentTime", say["getCurrentTime"], self.get_current_time),
             Tool("searchProducts", say["searchProducts"], self.search_products,
                  _string_arg("query", say["product_query"])),
-        ])
+        ], lang=self.lang)  # its errors in the store's language
 
 
 def _string_arg(name: str, description: str) -> dict:

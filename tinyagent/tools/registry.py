@@ -4,8 +4,10 @@ Introduced in notebook 00. A `Tool` is a Python function plus the JSON schema th
 sees. The registry validates arguments against that schema and turns every failure
 (unknown tool, bad JSON, a missing argument, an exception inside the tool) into a tool
 result the model can read and react to, never into an exception that ends the turn.
-Left out: async tools, parallel execution and full JSON-Schema validation (only
-required keys and basic types are checked).
+Those results speak the registry's language (`lang`: the BitMall store's, or the
+package's setting at the time of the call), so a Chinese clerk never reads an English
+error. Left out: async tools, parallel execution and full JSON-Schema validation
+(only required keys and basic types are checked).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ..lang import get_lang, say
 from ..messages import ToolCall
 from ..tokens import count_tools_tokens
 
@@ -23,6 +26,8 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "integer": (int,), "number": (int, float),
     "boolean": (bool,), "object": (dict,), "array": (list,),
 }
+_TYPES_ZH = {"string": "字符串", "integer": "整数", "number": "数字",
+             "boolean": "布尔值", "object": "对象", "array": "数组"}
 
 
 @dataclass(frozen=True)
@@ -49,30 +54,43 @@ class Tool:
                 and isinstance(v, int) and not isinstance(v, bool) else v
                 for k, v in arguments.items()}
 
-    def check(self, arguments: dict[str, Any]) -> str | None:
-        """What is wrong with these arguments, or None when they are fine."""
+    def check(self, arguments: dict[str, Any], lang: str | None = None) -> str | None:
+        """What is wrong with these arguments (in `lang`), or None when fine."""
+        def text(en: str, zh: str) -> str:
+            return say(en, zh, lang)
         if "__raw__" in arguments:
-            return f"arguments are not valid JSON: {arguments['__raw__'][:80]!r}"
+            raw = repr(arguments["__raw__"][:80])
+            return text(f"arguments are not valid JSON: {raw}",
+                        f"参数不是有效的 JSON（{raw}）")
         props = self.parameters.get("properties", {})
         missing = [k for k in self.parameters.get("required", []) if k not in arguments]
         if missing:
-            return f"missing required argument(s): {', '.join(missing)}"
+            return text(f"missing required argument(s): {', '.join(missing)}",
+                        f"缺少必需的参数 {'、'.join(missing)}")
         unknown = [k for k in arguments if k not in props]
         if unknown:
-            return (f"unknown argument(s): {', '.join(unknown)}; "
-                    f"expected {sorted(props)}")
+            return text(f"unknown argument(s): {', '.join(unknown)}; "
+                        f"expected {sorted(props)}",
+                        f"没有参数 {'、'.join(unknown)}（可用的参数："
+                        f"{'、'.join(sorted(props)) or '无'}）")
         for key, value in arguments.items():
-            expected = _JSON_TYPES.get(props[key].get("type", ""), (object,))
+            kind = props[key].get("type", "")
+            expected = _JSON_TYPES.get(kind, (object,))
             if not isinstance(value, expected) or (
                     isinstance(value, bool) and bool not in expected):
-                return f"argument {key!r} must be a {props[key]['type']}, got {value!r}"
+                return text(f"argument {key!r} must be a {kind}, got {value!r}",
+                            f"参数 {key!r} 应为{_TYPES_ZH.get(kind, kind)}，"
+                            f"收到的是 {value!r}")
         return None
 
 
 class ToolRegistry:
     """Tools by name. `run(call)` always returns a string for the tool message."""
 
-    def __init__(self, tools: list[Tool] | None = None) -> None:
+    def __init__(self, tools: list[Tool] | None = None,
+                 lang: str | None = None) -> None:
+        # the language of its error results; None: the setting at each call
+        self.lang = lang
         self._tools: dict[str, Tool] = {}
         self._schema_tokens: int | None = None  # cached by schema_tokens()
         for tool in tools or []:
@@ -80,7 +98,8 @@ class ToolRegistry:
 
     def register(self, tool: Tool) -> None:
         if tool.name in self._tools:
-            raise ValueError(f"a tool named {tool.name!r} is already registered")
+            raise ValueError(say(f"a tool named {tool.name!r} is already registered",
+                                 f"已经注册过名为 {tool.name!r} 的工具", self.lang))
         self._tools[tool.name] = tool
         self._schema_tokens = None  # the schemas changed: count again when asked
 
@@ -108,18 +127,24 @@ class ToolRegistry:
 
     def run(self, call: ToolCall) -> str:
         """Run one call. Errors come back as JSON text the model can read."""
+        lang = get_lang(self.lang)
         tool = self._tools.get(call.name)
         if tool is None:
-            available = ", ".join(self._tools)
-            return _error(f"unknown tool {call.name!r}; available: {available}")
+            return _error(say(f"unknown tool {call.name!r}; available: "
+                              f"{', '.join(self._tools)}",
+                              f"没有名为 {call.name!r} 的工具；可用的工具："
+                              f"{'、'.join(self._tools)}", lang))
         arguments = tool.coerce(call.arguments)
-        problem = tool.check(arguments)
+        problem = tool.check(arguments, lang)
         if problem:
-            return _error(f"{call.name}: {problem}")
+            return _error(say(f"{call.name}: {problem}",
+                              f"调用 {call.name} 出错：{problem}", lang))
         try:
             result = tool.function(**arguments)
         except Exception as exc:  # a tool bug must not kill the agent's turn
-            return _error(f"{call.name} failed: {type(exc).__name__}: {exc}")
+            kind = type(exc).__name__
+            return _error(say(f"{call.name} failed: {kind}: {exc}",
+                              f"{call.name} 执行失败（{kind}：{exc}）", lang))
         if isinstance(result, str):
             return result
         return json.dumps(result, ensure_ascii=False)
@@ -132,8 +157,9 @@ def check_agent_parts(llm: T, tools: U, memory: V) -> tuple[T, U, V]:
                                 ("memory", memory, "messages")):
         if (value is not None or name != "memory") and not callable(
                 getattr(value, method, None)):
-            raise TypeError(f"{name} must have a {method}() method, got "
-                            f"{type(value).__name__}")
+            kind = type(value).__name__
+            raise TypeError(say(f"{name} must have a {method}() method, got {kind}",
+                                f"{name} 必须有 {method}() 方法，当前是 {kind}"))
     return llm, tools, memory
 
 

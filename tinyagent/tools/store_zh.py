@@ -38,11 +38,11 @@ EVENT_WORDS = {  # English shipment event -> Chinese
     "signed for by the recipient": "收件人已签收",
 }
 FEATURES = {  # English product name -> Chinese features and offer
-    "BitMall S10 Lite Robot Vacuum": ("入门款：激光建图，自动回充", None),
+    "BitMall S10 Lite Robot Vacuum": ("入门款，激光建图，自动回充", None),
     "BitMall S10 Pro Robot Vacuum": ("扫拖一体，激光雷达建图，自动回充", None),
-    "BitMall S20 Pro Robot Vacuum": ("新款：吸力强于 S10 系列，智能避障",
-                                     "新品优惠：立减 ¥200，截至 2026-07-15"),
-    "BitMall S20 Max Robot Vacuum": ("新款：自动集尘座，吸力强于 S20 Pro", None),
+    "BitMall S20 Pro Robot Vacuum": ("新款，吸力比 S10 系列更强，带智能避障",
+                                     "新品立减 ¥200，截至 2026-07-15"),
+    "BitMall S20 Max Robot Vacuum": ("新款，带自动集尘座，吸力比 S20 Pro 更强", None),
     "BitMall AirX Earbuds": ("无线耳机，主动降噪", None),
     "BitMall BandPro Fitness Band": ("心率和睡眠监测，续航 14 天", None),
 }
@@ -51,11 +51,11 @@ ARTICLES = {  # English topic -> (Chinese topic, Chinese text)
                      "商品及主要配件需齐全。"),
     "quality problems": ("质量问题", "质量问题不受 7 天限制，但需先经售后检测"
                          "（1–3 个工作日），检测通过后再退款。"),
-    "return shipping": ("退货运费", "非质量问题的退货，运费由买家承担，¥10–15。"),
+    "return shipping": ("退货运费", "非质量问题退货，运费由买家承担（¥10–15）。"),
     "refund time": ("退款时效", "退款审核通过后，1–3 个工作日内原路退回。"),
     "warranty": ("保修", "扫地机器人整机保修 1 年。"),
-    "promotions": ("优惠活动", "比特严选 S20 Pro 扫地机器人新品优惠：立减 ¥200，"
-                   "截至 2026-07-15。"),
+    "promotions": ("优惠活动", "比特严选 S20 Pro 扫地机器人新品立减 ¥200，"
+                   "活动截至 2026-07-15。"),
 }
 # The tools' own sentences: the English ones live in bitmall.py.
 TEXTS = {

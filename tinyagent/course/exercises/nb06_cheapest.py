@@ -24,7 +24,7 @@ from . import Case, Wrong, exercise
 from ._replies import Remembered
 from .nb06 import _play
 
-LENGTHS = ((6, 3), (30, 6))  # (turns, seed) of the decision's dialogs
+LENGTHS = ((6, 7), (30, 6))  # (turns, seed) of the decision's dialogs
 # The decision is graded on the English dialog in both editions: on the Chinese one
 # the cheapest short-chat memory is another (a window), and one official answer
 # serves both notebooks. The report's words follow the notebook's language.
