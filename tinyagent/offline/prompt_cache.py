@@ -38,10 +38,10 @@ from .clock import Clock
 from .prompt_tokens import (
     WIDTH,
     Block,
-    packed,
     common_prefix,
     flat,
     message_tokens,
+    packed,
     request_tokens,
 )
 
