@@ -249,11 +249,13 @@ def test_tables_speak_the_language_asked_and_the_labels_stay(six):
     assert six.answers_table(turns=[6], lang="zh").header == ["轮次", "策略", "回答"]
 
 
-@pytest.mark.parametrize("provider", ["openai", "deepseek", "qwen", "none"])
+@pytest.mark.parametrize("provider", ["openai", "deepseek", "qwen", "none",
+                                      "anthropic"])
 def test_cached_and_billed_figures_are_the_sums_of_the_usage(provider):
     """compare(provider=P) reports cached tokens equal to the sum of what each
-    call's usage said (the summarizer's too), and bills them at P's prices."""
-    from tinyagent.course.prices import price_for
+    call's usage said (the summarizer's too), and bills them, the writes and the
+    replies (a summary is a reply) at P's rule and prices."""
+    from tinyagent.course.prices import billed as bill_tokens
 
     llm = LlmClient(offline=True)
     seen = []
@@ -268,11 +270,17 @@ def test_cached_and_billed_figures_are_the_sums_of_the_usage(provider):
     result = compare(llm, strategies=make_strategies(llm, ["inmemory", "summary"]),
                      provider=provider)
     cached = sum(u.cached_tokens for u in seen)
+    written = sum(u.written_tokens for u in seen)
     prompts = sum(u.prompt_tokens for u in seen)
+    replies = sum(u.completion_tokens for u in seen)
     assert sum(r.total("cached_tokens") for r in result.runs) == cached
+    assert sum(r.total("written_tokens") for r in result.runs) == written
     assert (cached > 0) == (provider in ("deepseek", "qwen"))  # six short turns
+    assert written == 0  # no prompt of six turns reaches anthropic's 1,024 tokens
     billed = sum(r.billed(provider) for r in result.runs)
-    assert billed == pytest.approx(price_for(provider).billed(prompts, cached))
+    assert billed == pytest.approx(bill_tokens(provider, prompts, cached, written,
+                                               replies))
+    assert billed > prompts - cached  # the replies are billed too
     table = repr(result.tokens_table())
     assert f"{provider} rule" in table and f"{provider} prices" in table
 

@@ -9,10 +9,12 @@ shows as HTML in a notebook (comparison.py); plots and the planted-fact evaluati
 are in evaluation.py. `compare(..., lang="zh")` plays over the Chinese store, with
 an agent whose system prompt is Chinese too. Each turn also records what the model's
 usage said of every call (the summarizer's too): prompt, cached and output tokens.
-Offline, `provider=` picks whose prompt-cache rule the usage follows, and each
-strategy starts with an empty cache. A turn whose model call fails (a timeout, an
-HTTP error) is recorded as failed and the run goes on: one slow call must not lose
-minutes of results. Left out: latency, and parallel runs.
+Offline, `provider=` picks whose prompt-cache rule the usage follows, each
+strategy starts with an empty cache, and `schedule=` (offline/clock.py) says how
+long the customer pauses before each turn, on the clock the cache expires by. A
+turn whose model call fails (a timeout, an HTTP error) is recorded as failed and
+the run goes on: one slow call must not lose minutes of results. Left out: latency,
+and parallel runs.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import Any
 
 from ..agent import ReActAgent
 from ..llm import LlmClient, LlmError, Usage
+from ..offline.cache_rules import CacheRule
+from ..offline.clock import Clock, Schedule
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS, MemoryFactory, make_strategies
@@ -33,9 +37,10 @@ SUMMARIZER_STATS = ("summarizer_calls", "summarizer_tokens", "compressions")
 
 def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
                  make: MemoryFactory, *, lang: str = "en", max_tokens: int = 8000,
-                 progress: Progress | None = None) -> StrategyRun:
+                 progress: Progress | None = None, schedule: Schedule | None = None
+                 ) -> StrategyRun:
     """Play `turns` with a fresh agent, tools (the store in `lang`) and memory;
-    record every turn."""
+    record every turn. `schedule`: the customer's pauses, on the offline clock."""
     memory = make()
     if hasattr(memory, "fence_lang"):  # the summary's fence in the store's language
         memory.fence_lang = lang
@@ -45,7 +50,10 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
     before: dict[str, int] = {}  # the memory's stats() after the previous turn
     if hasattr(llm, "forget_prompt_cache"):  # offline: every strategy starts cold
         llm.forget_prompt_cache()
+    clock = _restart_clock(llm)
     for number, text in enumerate(turns, 1):
+        if clock is not None:  # the prompt cache forgets what went unused too long
+            clock.next_turn(schedule.before(number) if schedule else 0.0)
         used = getattr(llm, "usage_total", None)
         try:
             answer, error, trace = agent.run(text), "", agent.last_trace
@@ -60,11 +68,23 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
                                   sum(map(count_message_tokens, held)), *extra,
                                   input_tokens=spent.prompt_tokens,
                                   cached_tokens=spent.cached_tokens,
-                                  output_tokens=spent.completion_tokens, error=error))
+                                  output_tokens=spent.completion_tokens,
+                                  written_tokens=spent.written_tokens, error=error))
         before = after
         if progress:
             progress(name, number, len(turns))
     return StrategyRun(name, records, memory)
+
+
+def _restart_clock(llm: LlmClient) -> Clock | None:
+    """The client's clock, back at the start of a conversation (one made if it
+    has none yet); None for a client without one."""
+    if not hasattr(llm, "clock"):
+        return None
+    if llm.clock is None:
+        llm.clock = Clock()
+    llm.clock.reset()
+    return llm.clock
 
 
 def _spent(llm: LlmClient, before: Usage | None, prompts: list[int],
@@ -77,18 +97,20 @@ def _spent(llm: LlmClient, before: Usage | None, prompts: list[int],
     now = llm.usage_total
     return Usage(now.prompt_tokens - before.prompt_tokens,
                  now.completion_tokens - before.completion_tokens,
-                 now.cached_tokens - before.cached_tokens)
+                 now.cached_tokens - before.cached_tokens,
+                 now.written_tokens - before.written_tokens)
 
 
 def compare(llm: LlmClient, turns: Sequence[str] | None = None,
             strategies: Mapping[str, MemoryFactory] | None = None, *,
-            lang: str = "en", provider: str | None = None, **options: Any
+            lang: str = "en", provider: str | CacheRule | None = None,
+            **options: Any
             ) -> Comparison:
     """Every strategy on one script (default: the six-turn demo in `lang`) over the
-    store in `lang`; options go to `run_strategy`. `strategies`: {label: factory},
-    or `make_strategies(llm)`. `provider` (openai, deepseek, qwen, none): offline,
-    the prompt-cache rule the usage follows; always, the prices it is billed at
-    (default: the client's rule)."""
+    store in `lang`; options go to `run_strategy` (`schedule=`: the pauses).
+    `strategies`: {label: factory}, or `make_strategies(llm)`. `provider` (a rule
+    of cache_rules.RULES): offline, the prompt-cache rule the usage follows;
+    always, the prices it is billed at (default: the client's rule)."""
     turns = list(SIX_TURNS[lang] if turns is None else turns)
     if not turns:
         raise ValueError("the script is empty: give at least one user message")
