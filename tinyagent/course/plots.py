@@ -118,8 +118,8 @@ def plot_recall_cost(evaluation: Evaluation, axes: Any = None,
 def plot_bill_map(sweep: Any, scenario: Any = None) -> Any:
     """Each memory's bill in % of in-memory's, a panel a memory (rows) and length
     (columns): the cached price across, the minimum down; blue where the memory is
-    billed less, red where keeping everything is; the black line, the crossover
-    (sensitivity.py computes it exactly)."""
+    billed less, red where keeping everything is; a black bar a row, where the
+    two cost the same (sensitivity.py computes it exactly)."""
     import math
 
     import matplotlib.pyplot as plt
@@ -145,8 +145,9 @@ def plot_bill_map(sweep: Any, scenario: Any = None) -> Any:
         points = [(i, sweep.crossover(label, turns, m, scenario).share)
                   for i, m in enumerate(MINIMUMS)]
         points = [(i, s) for i, s in points if s and SHARES[0] <= s <= SHARES[-1]]
-        ax.plot([_at(logs, math.log(s)) for _, s in points], [i for i, _ in points],
-                color="black", linewidth=2, marker="|", markersize=12)
+        ax.scatter([_at(logs, math.log(s)) for _, s in points],
+                   [i for i, _ in points], color="black", marker="|", s=180,
+                   linewidths=2.5)
         ax.set_title(f"{_title(label)}, {turns} " + ("轮" if _zh() else "turns"),
                      fontsize=9)
     axes[0][0].set_xticks(range(len(SHARES)), [f"{100 * s:g}%" for s in SHARES])

@@ -37,6 +37,7 @@ MINIMUMS = (256, 512, 1024, 2048, 4096)  # the shortest prefix cached, in tokens
 LENGTHS = (12, 50, 150)  # turns of the planted dialog
 MEMORIES = ("window", "summary", "hybrid", "compact")  # against "inmemory"
 FULL = "in-memory"
+BUDGET = 32_000  # the agent's token budget while recording: room for every turn
 
 
 @dataclass(frozen=True)
@@ -65,15 +66,19 @@ SCENARIOS = (STEADY, LUNCH, HALF)
 
 
 def record(lengths: Sequence[int] = LENGTHS, memories: Sequence[str] = MEMORIES,
-           seed: int = 0, lang: str = "en") -> dict[tuple[str, int], RecordedRun]:
+           seed: int = 0, lang: str = "en", max_tokens: int = BUDGET
+           ) -> dict[tuple[str, int], RecordedRun]:
     """Play the planted dialog at each length through in-memory and `memories`,
-    recording every call: {(label, turns): run}."""
+    recording every call: {(label, turns): run}. The agent's token budget is
+    `max_tokens`: past the course's 8,000, in-memory would stop answering (and stop
+    being billed) long before 150 turns, and the comparison would be with an agent
+    that no longer works."""
     runs = {}
     for turns in lengths:
         recorder = RecordingClient()
         dialog = planted_dialog(turns, seed, lang=lang)
         chosen = make_strategies(recorder, ["inmemory", *memories])
-        compare(recorder, dialog.turns, chosen, lang=lang)
+        compare(recorder, dialog.turns, chosen, lang=lang, max_tokens=max_tokens)
         runs.update({(label, turns): run
                      for label, run in zip(chosen, recorder.runs, strict=True)})
     return runs
@@ -173,6 +178,7 @@ def statements(sweep: Sweep, minimum: int = 1024, scenario: Scenario = STEADY,
         f"{minimum:,} tokens, {sweep.expiry:.0f}-second expiry, {scenario.name}; "
         "replies billed at qwen-plus's output price)",
         f"（缓存价格按输入价格的比例计；任意前缀，{minimum:,} 个 token 起缓存，"
-        f"{sweep.expiry:.0f} 秒过期，{scenario.zh}；回复按 qwen-plus 的输出价格计费）",
+        f"{sweep.expiry:.0f} 秒过期，{scenario.zh}；回复按 qwen-plus 的输出价格计费；"
+        "每轮都作答，不设 token 预算）",
         lang))
     return out
