@@ -176,7 +176,8 @@ def statements(sweep: Sweep, minimum: int = 1024, scenario: Scenario = STEADY,
     out.append(say(
         f"(the cached price as a share of the input price; any prefix cached from "
         f"{minimum:,} tokens, {sweep.expiry:.0f}-second expiry, {scenario.name}; "
-        "replies billed at qwen-plus's output price)",
+        "replies billed at qwen-plus's output price; every turn answered, no token "
+        "budget)",
         f"（缓存价格按输入价格的比例计；任意前缀，{minimum:,} 个 token 起缓存，"
         f"{sweep.expiry:.0f} 秒过期，{scenario.zh}；回复按 qwen-plus 的输出价格计费；"
         "每轮都作答，不设 token 预算）",
