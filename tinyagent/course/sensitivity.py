@@ -94,6 +94,20 @@ class Sweep:
         self.lengths = sorted({turns for _, turns in runs})
         self._lines: dict[tuple, tuple[float, float]] = {}
 
+    def describe(self, lang: str | None = None) -> str:
+        """What the sweep bills: memories, lengths, prices, minimums, the rule."""
+        low, high = f"{100 * SHARES[0]:g}", f"{100 * SHARES[-1]:g}"
+        first, last = f"{MINIMUMS[0]:,}", f"{MINIMUMS[-1]:,}"
+        n, lengths = len(self.labels), ", ".join(map(str, self.lengths))
+        return say(f"{n} memories against in-memory at {lengths} turns; cached price "
+                   f"{low} % to {high} % of the input price ({len(SHARES)} steps); "
+                   f"minimum {first} to {last} tokens ({len(MINIMUMS)} steps); any "
+                   f"prefix, {self.expiry:.0f}-second expiry",
+                   f"{n} 种记忆对比全量记忆，{lengths.replace(', ', '、')} 轮；"
+                   f"缓存价格为输入价格的 {low}% 到 {high}%（{len(SHARES)} 档）；"
+                   f"最少 {first} 到 {last} 个 token（{len(MINIMUMS)} 档）；"
+                   f"任意前缀，{self.expiry:.0f} 秒过期", lang)
+
     def line(self, label: str, turns: int, minimum: int, scenario: Scenario
              ) -> tuple[float, float]:
         """(A, R): the run's bill is A + cached price x R (input-token equivalents)."""
