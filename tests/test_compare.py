@@ -10,6 +10,7 @@ from tinyagent.course.catalogue import SIX_TURNS, make_strategies
 from tinyagent.course.cli import main
 from tinyagent.course.compare import compare
 from tinyagent.course.comparison import TurnRecord
+from tinyagent.course.evaluation import planted_dialog
 from tinyagent.course.table import Table
 
 REFUND = "RF20260701001"
@@ -325,3 +326,29 @@ def test_a_failed_turn_is_recorded_and_the_run_goes_on(llm):
     assert "failed" in text and "timed out" in text
     assert result["in-memory"].turns[2].memory_tokens == \
         result["in-memory"].turns[1].memory_tokens
+
+
+def test_cli_compare_takes_a_learners_own_cache_numbers(capsys):
+    """--cached-price, --min-tokens, --expiry and --pause bill under the named rule
+    with the learner's numbers (the rows say "+custom"), as bill() does for the
+    same run; a bad value is refused naming what it must be."""
+    from tinyagent.course.billing import RecordingClient, bill
+    from tinyagent.offline.clock import Schedule
+
+    argv = ["compare", "--strategies", "inmemory", "--turns", "14", "--provider",
+            "openai", "--cached-price", "0.5", "--min-tokens", "256", "--expiry",
+            "45", "--pause", "60"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "offline, openai+custom rule" in out
+    billed = next(line for line in out.splitlines() if line.startswith("billed"))
+    recorder = RecordingClient()
+    compare(recorder, planted_dialog(14).turns,
+            make_strategies(recorder, ["inmemory"]))
+    expected = bill(recorder.runs[0], "openai", cached_share=0.5, min_tokens=256,
+                    expiry_seconds=45, schedule=Schedule(60))
+    assert billed.split()[-1] == f"{expected:,.0f}"
+    for bad in (["--cached-price", "2"], ["--min-tokens", "-1"], ["--expiry", "0"]):
+        with pytest.raises(SystemExit):
+            main(["compare", *bad])
+        assert "must be" in capsys.readouterr().err
