@@ -3,7 +3,7 @@
     python scripts/seed_sweep.py                 # seeds 0-19, 50 turns (~35 s)
     python scripts/seed_sweep.py --seeds 0-39 --turns 60
     python scripts/seed_sweep.py --check         # exit 1 if a target is missed
-    python scripts/seed_sweep.py --compact       # compact vs in-memory, billed (~8 min)
+    python scripts/seed_sweep.py --compact       # compact vs in-memory, billed (~1 min)
     python scripts/seed_sweep.py --marks         # compact's high-water mark, seed 0
 
 Each seed writes another planted dialog (another order, other fillers in another

@@ -32,6 +32,12 @@ def _expiry(rule: CacheRule, lang: str | None) -> str:
             if minutes >= 60 else say(f"{minutes:g} min", f"{minutes:g} 分钟", lang))
 
 
+def as_typed(name: str, lang: str | None = None) -> str:
+    """A name the learner types (a rule, a model, a site): in code quotes in the
+    Chinese edition, where a Latin word in a sentence would read as English."""
+    return say(name, f"`{name}`", lang)
+
+
 def rules_table(lang: str | None = None) -> Table:
     """A row a rule: reuse, minimum, step, read and write prices (in % of the input
     price), replies (x the input price), expiry, hits, and the pages read."""
@@ -41,16 +47,18 @@ def rules_table(lang: str | None = None) -> Table:
                         for s in rule.sources})
         read = f"{100 * rule.cached_share:.3g}%" if rule.caches else "-"
         write = f"{100 * rule.write_share:.3g}%" if rule.write_share != 1 else "-"
-        rows.append([rule.name, rule.model, say(*UNITS[rule.unit], lang),
+        rows.append([as_typed(rule.name, lang), as_typed(rule.model, lang),
+                     say(*UNITS[rule.unit], lang),
                      f"{rule.min_tokens:,}", f"{rule.step_tokens}", read, write,
                      f"{price_for(rule).output_share:.3g}x",
                      _expiry(rule, lang) if rule.caches else "-",
                      say("certain" if rule.guaranteed else "best effort",
                          "确定命中" if rule.guaranteed else "尽力而为", lang)
                      if rule.caches else "-",
-                     f"{', '.join(pages)} ({rule.read_on})" if pages else "-"])
+                     f"{', '.join(as_typed(p, lang) for p in pages)} "
+                     f"({rule.read_on})" if pages else "-"])
     return Table(say("Prompt-cache rules: a read, a write in % of the input price; "
-                     "a reply token in input tokens", "提示缓存规则：读、写按输入价格的"
+                     "a reply token in input tokens", "提示词缓存规则：读、写按输入价格的"
                      "百分比计；回复 token 折合输入 token", lang),
                  say("rule|model|reuses|minimum|step|read|write|reply|expiry|hits|"
                      "pages (read on)", "规则|模型|复用什么|最少 token|步长|读|写|回复|"

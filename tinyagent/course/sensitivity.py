@@ -193,7 +193,7 @@ def statements(sweep: Sweep, minimum: int = 1024, scenario: Scenario = STEADY,
         "replies billed at qwen-plus's output price; every turn answered, no token "
         "budget)",
         f"（缓存价格按输入价格的比例计；任意前缀，{minimum:,} 个 token 起缓存，"
-        f"{sweep.expiry:.0f} 秒过期，{scenario.zh}；回复按 qwen-plus 的输出价格计费；"
+        f"{sweep.expiry:.0f} 秒过期，{scenario.zh}；回复按 `qwen-plus` 的输出价格计费；"
         "每轮都作答，不设 token 预算）",
         lang))
     return out
