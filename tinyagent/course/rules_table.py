@@ -59,8 +59,8 @@ def rules_table(lang: str | None = None) -> Table:
                      f"({rule.read_on})" if pages else "-"])
     return Table(say("Prompt-cache rules: a read, a write in % of the input price; "
                      "a reply token in input tokens",
-                     "提示词缓存规则：读、写按输入价格的百分比计；回复 token 折合输入 token",
-                     lang),
+                     "提示词缓存规则：读、写按输入价格的百分比计；"
+                     "回复 token 折合输入 token", lang),
                  say("rule|model|reuses|minimum|step|read|write|reply|expiry|hits|"
                      "pages (read on)", "规则|模型|复用什么|最少 token|步长|读|写|回复|"
                      "过期|命中|来源页面（读取日期）", lang).split("|"), rows)
