@@ -12,14 +12,15 @@ from tinyagent.course.sensitivity import (
     STEADY,
     Crossover,
     Sweep,
-    record,
+    record_runs,
     statements,
 )
 
 
 @pytest.fixture(scope="module")
 def sweep():
-    return Sweep(record(lengths=(12, 24), memories=("window", "summary", "compact")))
+    return Sweep(record_runs(lengths=(12, 24),
+                             memories=("window", "summary", "compact")))
 
 
 def test_a_bill_is_a_straight_line_in_the_cached_price(sweep):

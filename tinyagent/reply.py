@@ -30,8 +30,9 @@ class Usage:
     # prompt_cache_hit_tokens. 0 when the provider says nothing.
     cached_tokens: int = 0
     # Of prompt_tokens, those written to the cache at a premium (GPT-5.6 and later
-    # say prompt_tokens_details.cache_write_tokens; notebook 06). 0 when not said.
-    written_tokens: int = 0
+    # say prompt_tokens_details.cache_write_tokens; notebook 06). 0 when not said;
+    # left out of the repr, where notebook 00 shows a usage without a cache.
+    written_tokens: int = field(default=0, repr=False)
 
     @property
     def total_tokens(self) -> int:

@@ -37,7 +37,10 @@ WHERE = {
     "use_chinese_font": "language", "by_language": "language_cost",
     "show_tokens": "language_cost", "Playground": "playground",
     "price_for": "prices", "Table": "table", "check": "exercises",
-    "strategy_title": "names",
+    "strategy_title": "names", "billed": "prices", "rules_table": "rules_table",
+    "Sweep": "sensitivity", "record_runs": "sensitivity", "statements": "sensitivity",
+    "LUNCH": "sensitivity", "HALF": "sensitivity", "plot_bill_map": "plots",
+    "Schedule": "compare",
 }
 
 
@@ -68,9 +71,10 @@ class _Course(types.ModuleType):
 
 sys.modules[__name__].__class__ = _Course
 
-__all__ = ["Playground", "RecordingClient", "SIX_TURNS", "Table", "bill",
-           "by_language", "check", "compare", "draw_messages", "evaluate",
-           "get_lang", "make_strategies", "picture", "planted_dialog",
-           "plot_recall_cost", "plot_tokens", "price_for", "print_memory",
-           "run_strategy", "say", "score", "set_lang", "show_tokens",
-           "strategy_title", "talk", "use_chinese_font", "with_baseline"]
+__all__ = ["HALF", "LUNCH", "Playground", "RecordingClient", "SIX_TURNS", "Schedule",
+           "Sweep", "Table", "bill", "billed", "by_language", "check", "compare",
+           "draw_messages", "evaluate", "get_lang", "make_strategies", "picture",
+           "planted_dialog", "plot_bill_map", "plot_recall_cost", "plot_tokens",
+           "price_for", "print_memory", "record_runs", "rules_table", "run_strategy",
+           "say", "score", "set_lang", "show_tokens", "statements", "strategy_title",
+           "talk", "use_chinese_font", "with_baseline"]

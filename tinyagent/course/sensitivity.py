@@ -8,7 +8,7 @@ pauses; the same with a 45-minute lunch break; every hit only by a coin toss).
 A bill is linear in the cached price (bill = A + price x R), so where a memory and
 in-memory cost the same, the crossover, is exact: no grid needed.
 
-    runs = record(lengths=(12, 50, 150))     # {(label, turns): RecordedRun}
+    runs = record_runs(lengths=(12, 50, 150))   # {(label, turns): RecordedRun}
     sweep = Sweep(runs)
     sweep.ratio("summary 10/4", 50, 0.1, 1024, STEADY)   # 1.07: 7 % dearer
     sweep.crossover("summary 10/4", 50, 1024, STEADY)    # the price it flips at
@@ -65,7 +65,7 @@ HALF = Scenario("hits found half the time", "只有一半命中", hit_chance=0.5
 SCENARIOS = (STEADY, LUNCH, HALF)
 
 
-def record(lengths: Sequence[int] = LENGTHS, memories: Sequence[str] = MEMORIES,
+def record_runs(lengths: Sequence[int] = LENGTHS, memories: Sequence[str] = MEMORIES,
            seed: int = 0, lang: str = "en", max_tokens: int = BUDGET
            ) -> dict[tuple[str, int], RecordedRun]:
     """Play the planted dialog at each length through in-memory and `memories`,
