@@ -57,6 +57,7 @@ class RecordedRun(Sequence):
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self._matches: dict[tuple, list[tuple[int, int, int]]] = {}  # see matches
+        self._blocks: list[list] = []  # each call's request_tokens, read once
 
     def __getitem__(self, i: Any) -> Any:
         pairs = [(c.request, c.reply) for c in self.calls[i]] if isinstance(
@@ -84,11 +85,12 @@ class RecordedRun(Sequence):
         times = self.times(schedule)
         key = (rule.unit, rule.lookback_blocks, rule.expiry_seconds, tuple(times))
         if key not in self._matches:
+            self._blocks += [request_tokens(c.request)
+                             for c in self.calls[len(self._blocks):]]
             clock = Clock()
             cache, found = PrefixCache(rule, clock), []
-            for call, at in zip(self.calls, times, strict=True):
+            for call, at, blocks in zip(self.calls, times, self._blocks, strict=True):
                 clock.seconds = at
-                blocks = request_tokens(call.request)
                 found.append((sum(map(len, blocks)), cache.matched(blocks),
                               call.output))
                 cache.keep(blocks, call.reply)
