@@ -152,18 +152,23 @@ def independent_bill(run, share, minimum, expiry, hit, times, output_share):
     return total
 
 
-@pytest.mark.parametrize("share,minimum,expiry,hit,pause",
-                         [(0.1, 1024, 1e9, 1.0, 0), (0.5, 256, 300, 1.0, 30),
-                          (0.02, 512, 120, 0.5, 60), (1.0, 4096, 1e9, 1.0, 0)])
-def test_an_independent_pricer_agrees_within_one_percent(share, minimum, expiry,
-                                                         hit, pause):
-    """Re-priced by a naive pricer, the recorded requests of three memories cost
-    what the course bills them, within 1 %, under each variant."""
+@pytest.fixture(scope="module")
+def recorded():
     recorder = RecordingClient()
     compare(recorder, planted_dialog(20, 3).turns,
             make_strategies(recorder, ["inmemory", "window", "summary"]))
+    return recorder.runs
+
+
+@pytest.mark.parametrize("share,minimum,expiry,hit,pause",
+                         [(0.1, 1024, 1e9, 1.0, 0), (0.5, 256, 300, 1.0, 30),
+                          (0.02, 512, 120, 0.5, 60), (1.0, 4096, 1e9, 1.0, 0)])
+def test_an_independent_pricer_agrees_within_one_percent(recorded, share, minimum,
+                                                         expiry, hit, pause):
+    """Re-priced by a naive pricer, the recorded requests of three memories cost
+    what the course bills them, within 1 %, under each variant."""
     schedule = Schedule(pause, {11: 2700})
-    for run in recorder.runs:
+    for run in recorded:
         course = tally(run, "qwen", cached_share=share, min_tokens=minimum,
                        expiry_seconds=expiry, schedule=schedule,
                        hit_chance=hit).billed
