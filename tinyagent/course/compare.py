@@ -24,7 +24,7 @@ from typing import Any
 
 from ..agent import ReActAgent
 from ..llm import LlmClient, LlmError, Usage
-from ..offline.cache_rules import CacheRule
+from ..offline.cache_rules import RULES, CacheRule
 from ..offline.clock import Clock, Schedule
 from ..tokens import count_message_tokens
 from ..tools import bitmall_tools
@@ -116,6 +116,8 @@ def compare(llm: LlmClient, turns: Sequence[str] | None = None,
         raise ValueError("the script is empty: give at least one user message")
     chosen = make_strategies(llm) if strategies is None else strategies
     offline = getattr(llm, "offline", True)
+    if isinstance(provider, CacheRule) and RULES.get(provider.name) is provider:
+        provider = provider.name  # a documented rule goes by its name
     if provider and offline and hasattr(llm, "cache_rule"):
         llm.cache_rule = provider  # read when its transport is built: next call
     provider = provider or getattr(llm, "cache_rule", "qwen")
