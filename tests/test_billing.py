@@ -3,35 +3,78 @@
 import pytest
 
 from tinyagent import LlmClient
-from tinyagent.course.billing import RecordingClient, bill, picture
+from tinyagent.course.billing import RecordingClient, bill, picture, tally
 from tinyagent.course.catalogue import make_strategies
 from tinyagent.course.compare import compare
+from tinyagent.course.evaluation import planted_dialog
+from tinyagent.offline.cache_rules import RULES, with_numbers
+from tinyagent.offline.clock import Schedule
 
 NAMES = ["inmemory", "window", "compact"]
+TURNS = planted_dialog(14, 0).turns  # long enough to pass 1,024 tokens
+PAUSES = Schedule(60, {8: 3600})  # a minute between turns, an hour before turn 8
 
 
 @pytest.fixture(scope="module")
 def recorded():
     recorder = RecordingClient()
-    compare(recorder, strategies=make_strategies(recorder, NAMES))
+    compare(recorder, TURNS, make_strategies(recorder, NAMES), schedule=PAUSES)
     return recorder
 
 
-def test_one_list_of_requests_per_strategy(recorded):
-    """compare() empties the cache before each strategy: one list each, in order."""
+def test_one_run_per_strategy_with_each_calls_turn_and_time(recorded):
+    """compare() empties the cache before each strategy: one run each, in order;
+    each call knows its turn and the clock, as the schedule spaced them."""
     assert len(recorded.runs) == len(NAMES)
     assert all(body["messages"] and reply["role"] == "assistant"
                for run in recorded.runs for body, reply in run)
+    first = recorded.runs[0].calls
+    assert (first[0].turn, first[0].seconds) == (1, 0)
+    at_eight = next(c for c in first if c.turn == 8)
+    assert at_eight.seconds == 6 * 60 + 60 + 3600
+    assert recorded.runs[0].times() == recorded.runs[0].times(PAUSES)
 
 
-@pytest.mark.parametrize("rule", ["openai", "deepseek", "qwen", "none"])
+@pytest.mark.parametrize("rule", ["openai", "deepseek", "qwen", "none", "anthropic",
+                                  "openai-gpt-5.6", "deepseek-prefix", "gemini"])
 def test_replaying_the_requests_bills_what_the_usage_reported(recorded, rule):
     """A recorded run billed under a rule equals the bill from the usage of a run
-    made under that rule: the answers do not depend on the cache, only the usage."""
+    made under that rule with the same pauses: the answers depend on neither the
+    cache nor the clock, only the usage does."""
     llm = LlmClient(offline=True)
-    live = compare(llm, strategies=make_strategies(llm, NAMES), provider=rule)
+    live = compare(llm, TURNS, make_strategies(llm, NAMES), provider=rule,
+                   schedule=PAUSES)
     for run, requests in zip(live.runs, recorded.runs, strict=True):
         assert bill(requests, rule) == pytest.approx(run.billed(rule))
+        assert tally(requests, rule).cached == run.total("cached_tokens")
+        if RULES[rule].write_share != 1:  # the usage reports writes for these
+            assert tally(requests, rule).written == run.total("written_tokens")
+    if RULES[rule].write_share != 1:
+        assert live.runs[0].total("written_tokens") > 0  # the prompts pass 1,024
+
+
+def test_a_lunch_break_empties_a_five_minute_cache(recorded):
+    """Under Anthropic's 5-minute rule, turn 8's first call (after an hour) reads
+    nothing; spaced without the break, it reads the earlier turns."""
+    run = recorded.runs[0]
+    at = next(i for i, c in enumerate(run.calls) if c.turn == 8)
+    lunch = run.matches(RULES["anthropic"], PAUSES)[at][1]
+    steady = run.matches(RULES["anthropic"], Schedule(60))[at][1]
+    assert lunch == 0 < steady
+
+
+def test_typed_in_numbers_and_a_hit_chance(recorded):
+    """A learner's numbers replace the rule's; a cached price of 100 % bills every
+    prompt token in full; at a hit chance p the bill is p of the way between a
+    cache that always hits and one that never does (a guaranteed rule ignores p)."""
+    run = recorded.runs[0]
+    full = tally(run, "qwen", cached_share=1.0)
+    assert full.billed == pytest.approx(full.prompt + full.output * 2.5)
+    assert bill(run, with_numbers("qwen", cached_share=1.0)) == full.billed
+    always, never = bill(run, "qwen"), bill(run, "qwen", hit_chance=0.0)
+    assert never > always
+    assert bill(run, "qwen", hit_chance=0.5) == pytest.approx((always + never) / 2)
+    assert bill(run, "anthropic", hit_chance=0.5) == bill(run, "anthropic")
 
 
 def test_the_drawing_marks_only_the_fixed_part_for_a_sliding_window(recorded):

@@ -10,6 +10,7 @@ from tinyagent.course.catalogue import SIX_TURNS, make_strategies
 from tinyagent.course.cli import main
 from tinyagent.course.compare import compare
 from tinyagent.course.comparison import TurnRecord
+from tinyagent.course.evaluation import planted_dialog
 from tinyagent.course.table import Table
 
 REFUND = "RF20260701001"
@@ -249,11 +250,13 @@ def test_tables_speak_the_language_asked_and_the_labels_stay(six):
     assert six.answers_table(turns=[6], lang="zh").header == ["轮次", "策略", "回答"]
 
 
-@pytest.mark.parametrize("provider", ["openai", "deepseek", "qwen", "none"])
+@pytest.mark.parametrize("provider", ["openai", "deepseek", "qwen", "none",
+                                      "anthropic"])
 def test_cached_and_billed_figures_are_the_sums_of_the_usage(provider):
     """compare(provider=P) reports cached tokens equal to the sum of what each
-    call's usage said (the summarizer's too), and bills them at P's prices."""
-    from tinyagent.course.prices import price_for
+    call's usage said (the summarizer's too), and bills them, the writes and the
+    replies (a summary is a reply) at P's rule and prices."""
+    from tinyagent.course.prices import billed as bill_tokens
 
     llm = LlmClient(offline=True)
     seen = []
@@ -268,11 +271,17 @@ def test_cached_and_billed_figures_are_the_sums_of_the_usage(provider):
     result = compare(llm, strategies=make_strategies(llm, ["inmemory", "summary"]),
                      provider=provider)
     cached = sum(u.cached_tokens for u in seen)
+    written = sum(u.written_tokens for u in seen)
     prompts = sum(u.prompt_tokens for u in seen)
+    replies = sum(u.completion_tokens for u in seen)
     assert sum(r.total("cached_tokens") for r in result.runs) == cached
+    assert sum(r.total("written_tokens") for r in result.runs) == written
     assert (cached > 0) == (provider in ("deepseek", "qwen"))  # six short turns
+    assert written == 0  # no prompt of six turns reaches anthropic's 1,024 tokens
     billed = sum(r.billed(provider) for r in result.runs)
-    assert billed == pytest.approx(price_for(provider).billed(prompts, cached))
+    assert billed == pytest.approx(bill_tokens(provider, prompts, cached, written,
+                                               replies))
+    assert billed > prompts - cached  # the replies are billed too
     table = repr(result.tokens_table())
     assert f"{provider} rule" in table and f"{provider} prices" in table
 
@@ -317,3 +326,29 @@ def test_a_failed_turn_is_recorded_and_the_run_goes_on(llm):
     assert "failed" in text and "timed out" in text
     assert result["in-memory"].turns[2].memory_tokens == \
         result["in-memory"].turns[1].memory_tokens
+
+
+def test_cli_compare_takes_a_learners_own_cache_numbers(capsys):
+    """--cached-price, --min-tokens, --expiry and --pause bill under the named rule
+    with the learner's numbers (the rows say "+custom"), as bill() does for the
+    same run; a bad value is refused naming what it must be."""
+    from tinyagent.course.billing import RecordingClient, bill
+    from tinyagent.offline.clock import Schedule
+
+    argv = ["compare", "--strategies", "inmemory", "--turns", "14", "--provider",
+            "openai", "--cached-price", "0.5", "--min-tokens", "256", "--expiry",
+            "45", "--pause", "60"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "offline, openai+custom rule" in out
+    billed = next(line for line in out.splitlines() if line.startswith("billed"))
+    recorder = RecordingClient()
+    compare(recorder, planted_dialog(14).turns,
+            make_strategies(recorder, ["inmemory"]))
+    expected = bill(recorder.runs[0], "openai", cached_share=0.5, min_tokens=256,
+                    expiry_seconds=45, schedule=Schedule(60))
+    assert billed.split()[-1] == f"{expected:,.0f}"
+    for bad in (["--cached-price", "2"], ["--min-tokens", "-1"], ["--expiry", "0"]):
+        with pytest.raises(SystemExit):
+            main(["compare", *bad])
+        assert "must be" in capsys.readouterr().err

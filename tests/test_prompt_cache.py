@@ -1,6 +1,8 @@
 """The offline prompt cache: how a request becomes tokens, and what it matches."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
 from tinyagent.memory import InMemoryChatMemory, SlidingWindowChatMemory
@@ -91,3 +93,122 @@ def test_on_turn_2_a_window_caches_only_the_fixed_prefix(rule):
     window, full = cached["SlidingWindowChatMemory"], cached["InMemoryChatMemory"]
     assert window <= fixed + 4  # the next message's framing may match as well
     assert full > fixed + 20  # "Hello", its answer and turn 1 are cached too
+
+
+def bodies(*turns, system="You are BitMall's clerk. " * 200):
+    """Requests of a conversation that grows by one user message a turn."""
+    messages = [{"role": "system", "content": system}]
+    out = []
+    for text in turns:
+        messages = messages + [{"role": "user", "content": text}]
+        out.append(request_tokens({"messages": messages}))
+    return out
+
+
+def test_the_cache_is_bounded_by_its_cap_and_still_finds_the_newest():
+    """However many prompts are kept, a cache holds at most max_blocks blocks, and
+    the prompt kept last is still matched whole."""
+    from tinyagent.offline.prompt_cache import BLOCK
+
+    cache = PrefixCache(RULES["qwen"], max_blocks=40)
+    for n in range(200):
+        blocks = [tuple(range(n * 1000, n * 1000 + 5 * BLOCK + 7))]
+        cache.keep(blocks)
+        assert len(cache) <= 40
+    assert cache.matched(blocks) == len(flat(blocks))
+    assert cache.matched([tuple(range(0, 5 * BLOCK))]) == 0  # the oldest went first
+
+
+def test_an_entry_unused_past_the_rules_expiry_is_gone():
+    """Anthropic's cache lives 5 minutes from its last use: a prompt sent 4 minutes
+    after the last one reads it, one sent 6 minutes after reads nothing; each use
+    renews it."""
+    from tinyagent.offline.clock import Clock
+
+    clock = Clock()
+    cache = PrefixCache(RULES["anthropic"], clock)
+    first, second, third = bodies("Hello", "Where is 88231?", "And 90417?")
+    cache.keep(first)
+    clock.advance(240)
+    assert cache.lookup(second).read == len(flat(first))
+    cache.keep(second)
+    clock.advance(360)
+    assert cache.lookup(third).read == 0
+
+
+def test_breakpoints_read_the_last_request_and_write_the_rest():
+    """A breakpoint rule reads the longest earlier request this one holds whole,
+    writes the rest at the premium, and neither reads nor writes below its
+    minimum."""
+    cache = PrefixCache(RULES["anthropic"])
+    first, second = bodies("Hello", "Where is 88231?")
+    found = cache.lookup(first)
+    assert (found.read, found.written) == (0, len(flat(first)))
+    cache.keep(first)
+    found = cache.lookup(second)
+    assert found.read == len(flat(first))
+    assert found.read + found.written == len(flat(second))
+    short = PrefixCache(RULES["anthropic"])
+    tiny = bodies("Hi", system="Be brief.")[0]
+    assert short.lookup(tiny).written == 0
+
+
+def test_deepseek_persists_the_start_two_requests_shared():
+    """DeepSeek's common-prefix rule: after A+B and A+C, the start A is a unit of
+    its own, so A+D hits it; the plain rule leaves A+D cold."""
+    system = [{"role": "system", "content": "You are BitMall's clerk. " * 60}]
+    def ask(text):
+        return request_tokens({"messages": [*system, {"role": "user",
+                                                      "content": text}]})
+    a_b, a_c, a_d = ask("Where is 88231?"), ask("Refund 90417"), ask("S20 price?")
+    for name, expected in [("deepseek", 0), ("deepseek-prefix", len(a_b[1]))]:
+        cache = PrefixCache(RULES[name])
+        cache.keep(a_b)
+        assert cache.hit(a_c) == 0  # A+C does not hold A+B whole
+        cache.keep(a_c)
+        assert cache.hit(a_d) == expected
+
+
+def test_a_hit_by_chance_is_seeded_and_a_guaranteed_one_always_hits():
+    """With hit_chance below 1, the same seed draws the same hits and misses (so a
+    run's usage repeats), 0 never reads; a guaranteed rule ignores the chance."""
+    first, second = bodies("Hello", "Where is 88231?")
+
+    def reads(rule, chance, seed, n=20):
+        cache, out = PrefixCache(RULES[rule], hit_chance=chance, seed=seed), []
+        cache.keep(first)
+        for _ in range(n):
+            out.append(cache.lookup(second).read)
+        return out
+
+    assert reads("qwen", 0.5, 1) == reads("qwen", 0.5, 1)
+    assert 0 < reads("qwen", 0.5, 1).count(0) < 20
+    assert set(reads("qwen", 0.0, 1)) == {0}
+    assert 0 not in reads("anthropic", 0.0, 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 3), min_size=0, max_size=300), min_size=1,
+                max_size=12), st.integers(1, 12))
+def test_the_match_is_the_longest_shared_start_within_the_cap(prompts, cap):
+    """Whatever the prompts and the cap: matched never claims more than the longest
+    start shared with a prompt kept before, always finds all of the prompt kept
+    last, and with room for everything is exactly the longest shared start."""
+    def shared(a, b):
+        pairs = zip(a, b, strict=False)
+        return next((i for i, (x, y) in enumerate(pairs) if x != y),
+                    min(len(a), len(b)))
+
+    small, large = (PrefixCache(RULES["qwen"], max_blocks=cap),
+                    PrefixCache(RULES["qwen"]))
+    kept: list[tuple[int, ...]] = []
+    for prompt in map(tuple, prompts):
+        best = max((shared(prompt, old) for old in kept), default=0)
+        assert large.matched([prompt]) == best
+        assert small.matched([prompt]) <= best
+        if kept:
+            assert small.matched([kept[-1]]) == len(kept[-1]) or len(
+                kept[-1]) > cap * 64
+        for cache in (small, large):
+            cache.keep([prompt])
+        kept.append(prompt)

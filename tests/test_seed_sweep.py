@@ -67,3 +67,18 @@ def test_every_option_of_the_sweeps_says_what_it_does(script, own_process,
     for option in options:
         flag, _, rest = option.strip().partition("  ")
         assert rest.strip() or "\n" in option.strip(), f"{script}: -{flag} has no help"
+
+
+def test_compact_rows_follow_the_rules_asked_for():
+    """--rules names the cache rules the compact sweep bills under: a row holds the
+    seed, a share per rule at 50 then at 150 turns, the peak and both recalls;
+    an unknown rule is refused by name."""
+    saved = list(seed_sweep.RULES)
+    try:
+        seed_sweep.RULES[:] = ["qwen", "anthropic"]
+        line = seed_sweep.compact_line([0, 90.0, 99.0, 60.0, 80.0, 31.0, 3, 3])
+        assert line.count("%") == 5 and line.count("/3") == 2
+    finally:
+        seed_sweep.RULES[:] = saved
+    with pytest.raises(ValueError, match="acme"):
+        seed_sweep.get_rule("acme")

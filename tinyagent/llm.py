@@ -103,9 +103,10 @@ class LlmClient:
         self.max_retries = 0 if offline else max_retries
         self.env_file: Path | None = None  # the .env that from_env() read, if any
         self._client: openai.OpenAI | None = None  # built on first use: fast import
-        # Offline, the provider whose prompt cache the usage reports (notebook 06):
-        # openai, deepseek, qwen (the default provider's) or none.
+        # Offline: the prompt cache's rule (offline/cache_rules.py, notebook 06),
+        # the Clock its expiry reads (None: no time passes), its chance of a hit
         self.cache_rule = os.environ.get("TINYAGENT_CACHE_RULE", "").strip() or "qwen"
+        self.clock, self.hit_chance = None, 1.0
         self.usage_total = Usage()  # every call's usage, summed
 
     @classmethod
@@ -171,9 +172,8 @@ class LlmClient:
             import openai
 
             if self.offline:
-                from .offline import offline_http_client
-
-                http_client = offline_http_client(self.cache_rule)
+                from .offline import offline_http_client as offline
+                http_client = offline(self.cache_rule, self.clock, self.hit_chance)
             else:  # a deadline per attempt, a bounded body, a bounded Retry-After
                 from .http_limits import limited_client
 

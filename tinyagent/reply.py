@@ -29,6 +29,10 @@ class Usage:
     # 06): OpenAI and Qwen say prompt_tokens_details.cached_tokens, DeepSeek says
     # prompt_cache_hit_tokens. 0 when the provider says nothing.
     cached_tokens: int = 0
+    # Of prompt_tokens, those written to the cache at a premium (GPT-5.6 and later
+    # say prompt_tokens_details.cache_write_tokens; notebook 06). 0 when not said;
+    # left out of the repr, where notebook 00 shows a usage without a cache.
+    written_tokens: int = field(default=0, repr=False)
 
     @property
     def total_tokens(self) -> int:
@@ -37,7 +41,8 @@ class Usage:
     def __add__(self, other: Usage) -> Usage:
         return Usage(self.prompt_tokens + other.prompt_tokens,
                      self.completion_tokens + other.completion_tokens,
-                     self.cached_tokens + other.cached_tokens)
+                     self.cached_tokens + other.cached_tokens,
+                     self.written_tokens + other.written_tokens)
 
 
 @dataclass(frozen=True)
@@ -153,9 +158,11 @@ def read_usage(raw: Any) -> Usage:
     details = raw.get("prompt_tokens_details")
     cached = (details.get("cached_tokens") if isinstance(details, dict) else None
               ) or raw.get("prompt_cache_hit_tokens")
-    if not isinstance(cached, int) or isinstance(cached, bool) or cached < 0:
-        cached = 0
-    return Usage(prompt, completion, min(cached, prompt))
+    written = details.get("cache_write_tokens") if isinstance(details, dict) else 0
+    cached, written = (n if isinstance(n, int) and not isinstance(n, bool) and n > 0
+                       else 0 for n in (cached, written))
+    return Usage(prompt, completion, min(cached, prompt),
+                 min(written, prompt - min(cached, prompt)))
 
 
 def cap_text(text: str, limit: int) -> tuple[str, bool]:

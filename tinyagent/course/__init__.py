@@ -39,7 +39,10 @@ WHERE = {
     "use_chinese_font": "language", "by_language": "language_cost",
     "show_tokens": "language_cost", "Playground": "playground",
     "price_for": "prices", "Table": "table", "pad": "table", "check": "exercises",
-    "strategy_title": "names",
+    "strategy_title": "names", "billed": "prices", "rules_table": "rules_table",
+    "Sweep": "sensitivity", "record_runs": "sensitivity", "statements": "sensitivity",
+    "LUNCH": "sensitivity", "HALF": "sensitivity", "plot_bill_map": "plots",
+    "Schedule": "compare",
     # notebook 09: the memory test kit, and a session built as the cookbook builds it
     "grade": "memory_kit", "recording_async_client": "memory_kit",
     "kit_table": "memory_kit_cli", "problem_text": "memory_kit_cli",
@@ -74,12 +77,12 @@ class _Course(types.ModuleType):
 
 sys.modules[__name__].__class__ = _Course
 
-__all__ = ["CookbookSummarizingSession", "Playground", "RecordingClient",
-           "SIX_TURNS", "Table", "bill", "grade", "kit_table", "problem_text",
-           "recording_async_client",
-           "by_language", "check", "compare", "draw_messages", "evaluate",
-           "get_lang", "make_strategies", "pad", "picture", "planted_dialog",
-           "plot_recall_cost", "plot_text", "plot_tokens", "price_for",
-           "print_memory",
-           "run_strategy", "say", "score", "set_lang", "show_tokens",
-           "strategy_title", "talk", "use_chinese_font", "with_baseline"]
+__all__ = ["CookbookSummarizingSession", "HALF", "LUNCH", "Playground",
+           "RecordingClient", "SIX_TURNS", "Schedule", "Sweep", "Table", "bill",
+           "billed", "by_language", "check", "compare", "draw_messages", "evaluate",
+           "get_lang", "grade", "kit_table", "make_strategies", "pad", "picture",
+           "planted_dialog", "plot_bill_map", "plot_recall_cost", "plot_text",
+           "plot_tokens", "price_for", "print_memory", "problem_text", "record_runs",
+           "recording_async_client", "rules_table", "run_strategy", "say", "score",
+           "set_lang", "show_tokens", "statements", "strategy_title", "talk",
+           "use_chinese_font", "with_baseline"]

@@ -1,42 +1,113 @@
-"""One run, priced under every provider's prompt cache: record it, replay it.
+"""One run, recorded once, billed under any prompt-cache rule: record it, replay it.
 
-Introduced in notebook 06 ("What you pay: prompt caching"), and used by
-scripts/seed_sweep.py. The offline model's answers do not depend on the cache
-rule, only its usage does; so one run, recorded, can be billed under OpenAI's,
-DeepSeek's and Qwen's rules by replaying its requests into a fresh `PrefixCache`
-for each. `RecordingClient` is the offline `LlmClient` that keeps every request
-and reply, one list per strategy (`compare` empties the cache before each);
-`bill(requests, rule)` prices one list; `picture(old, new, cached)` draws two
-consecutive prompts, a cell a message, marking the cached prefix. Left out: a
-real provider (its own usage is the bill: see `compare`).
+Introduced in notebook 06 ("What you pay"), and used by scripts/seed_sweep.py. The
+offline model's answers do not depend on the cache rule, the clock or chance; only
+its usage does. So one run, recorded, can be billed under every provider's rule,
+and under a learner's own numbers, by replaying its requests into a fresh
+`PrefixCache` (offline/prompt_cache.py):
+
+    recorder = RecordingClient()                 # the offline model, recording
+    evaluate(recorder, dialog, strategies)       # or compare(...)
+    bill(recorder.runs[0], "anthropic")          # in input-token equivalents
+    bill(recorder.runs[0], "qwen", cached_share=0.5, min_tokens=1024)
+
+`RecordingClient` keeps every request, its reply, its turn and its time on the
+clock, one `RecordedRun` per strategy (`compare` empties the cache before each).
+A replay's match per call is kept on the run, so billing the same run under many
+prices and minimums is arithmetic (notebook 06's sensitivity analysis). With a
+`hit_chance` below 1 the bill is the expected one (each hit billed at that chance);
+the live offline model draws instead. `picture(old, new)` draws two prompts, a cell
+a message, marking the cached prefix. Left out: a real provider (its own usage is
+the bill: see `compare`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
-from ..lang import text_width
 from ..llm import LlmClient
-from ..offline.cache_rules import get_rule
+from ..offline.cache_rules import CacheRule, cached_tokens, get_rule, with_numbers
+from ..offline.clock import Clock, Schedule
 from ..offline.prompt_cache import PrefixCache, request_tokens
 from ..offline.transport import handle
-from .language import say
-from .prices import price_for
+from .picture import draw_prefix
+from .prices import billed, price_for
 
-Request = tuple[dict[str, Any], dict[str, Any]]  # (request body, reply message)
+PRIMING = 3  # the tokens that prime the reply: in the prompt, in no cache block
+
+
+@dataclass(frozen=True)
+class Call:
+    """One recorded model call."""
+
+    request: dict[str, Any]  # the body sent
+    reply: dict[str, Any]  # the message answered
+    turn: int  # the dialog's turn (the clock's), 1-based
+    seconds: float  # the clock when it was sent
+    output: int  # reply tokens, as the usage counted them
+
+
+class RecordedRun(Sequence):
+    """One strategy's calls; reads as a list of (request, reply) pairs."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self._matches: dict[tuple, list[tuple[int, int, int]]] = {}  # see matches
+        self._blocks: list[list] = []  # each call's request_tokens, read once
+
+    def __getitem__(self, i: Any) -> Any:
+        pairs = [(c.request, c.reply) for c in self.calls[i]] if isinstance(
+            i, slice) else (self.calls[i].request, self.calls[i].reply)
+        return pairs
+
+    def __len__(self) -> int:
+        return len(self.calls)
+
+    def __iter__(self) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+        return ((c.request, c.reply) for c in self.calls)
+
+    def times(self, schedule: Schedule | None = None) -> list[float]:
+        """Each call's time: as recorded, or as `schedule` would have spaced turns."""
+        if schedule is None:
+            return [c.seconds for c in self.calls]
+        last = max((c.turn for c in self.calls), default=0)
+        starts = [0.0, *accumulate(schedule.before(n) for n in range(1, last + 1))]
+        return [starts[c.turn] for c in self.calls]
+
+    def matches(self, rule: CacheRule, schedule: Schedule | None = None
+                ) -> list[tuple[int, int, int]]:
+        """(request tokens, tokens the cache could reuse, reply tokens) per call,
+        replayed once per way of matching (unit, lookback, expiry, times)."""
+        times = self.times(schedule)
+        key = (rule.unit, rule.lookback_blocks, rule.expiry_seconds, tuple(times))
+        if key not in self._matches:
+            self._blocks += [request_tokens(c.request)
+                             for c in self.calls[len(self._blocks):]]
+            clock = Clock()
+            cache, found = PrefixCache(rule, clock), []
+            for call, at, blocks in zip(self.calls, times, self._blocks, strict=True):
+                clock.seconds = at
+                found.append((sum(map(len, blocks)), cache.matched(blocks),
+                              call.output))
+                cache.keep(blocks, call.reply)
+            self._matches[key] = found
+        return self._matches[key]
 
 
 class RecordingClient(LlmClient):
-    """The offline model, keeping every request and reply of each strategy's run."""
+    """The offline model, keeping every call of each strategy's run."""
 
     def __init__(self) -> None:
         super().__init__(offline=True)
-        self.runs: list[list[Request]] = [[]]  # one list per strategy, in run order
+        self.runs: list[RecordedRun] = [RecordedRun()]  # one per strategy, in order
 
     def forget_prompt_cache(self) -> None:  # compare() calls it before each strategy
         if self.runs[-1]:
-            self.runs.append([])
+            self.runs.append(RecordedRun())
 
     @property
     def client(self) -> Any:
@@ -53,20 +124,51 @@ class RecordingClient(LlmClient):
     def _serve(self, request: Any) -> Any:
         response = handle(request)
         if response.status_code == 200 and request.url.path.endswith("completions"):
-            reply = response.json()["choices"][0]["message"]
-            self.runs[-1].append((json.loads(request.content), reply))
+            body = response.json()
+            clock = self.clock or Clock()
+            self.runs[-1].calls.append(Call(
+                json.loads(request.content), body["choices"][0]["message"],
+                clock.turn, clock.seconds, body["usage"]["completion_tokens"]))
         return response
 
 
-def bill(requests: list[Request], rule: str) -> float:
-    """Input-token equivalents of `requests` under `rule`, from a cold cache."""
-    cache, price, total = PrefixCache(get_rule(rule)), price_for(rule), 0.0
-    for body, reply in requests:
-        blocks = request_tokens(body)
-        prompt = sum(map(len, blocks)) + 3  # + the reply's priming, as usage counts
-        total += price.billed(prompt, cache.hit(blocks))
-        cache.keep(blocks, reply)
-    return total
+@dataclass(frozen=True)
+class Tally:
+    """A run's tokens under one rule (expected, with a hit chance below 1)."""
+
+    prompt: float
+    cached: float
+    written: float
+    output: float
+    billed: float  # input-token equivalents (prices.py)
+
+
+def tally(run: RecordedRun, rule: str | CacheRule | None = None, *,
+          schedule: Schedule | None = None, hit_chance: float = 1.0,
+          **numbers: Any) -> Tally:
+    """`run` billed under `rule` (a name, or a rule), with a learner's `numbers`
+    (cached_share, min_tokens, expiry_seconds) in place of the rule's, spaced by
+    `schedule`, hitting with `hit_chance` where the rule is best effort."""
+    rule = with_numbers(rule, **numbers)
+    chance = 1.0 if rule.guaranteed or not rule.caches else hit_chance
+    prompt = cached = written = output = 0.0
+    for length, matched, out in run.matches(rule, schedule):
+        read = cached_tokens(rule, matched)
+        long_enough = rule.caches and length >= rule.min_tokens
+        prompt += length + PRIMING
+        cached += chance * read
+        written += chance * (length - read) * long_enough + (1 - chance) * (
+            length * long_enough)
+        output += out
+    return Tally(prompt, cached, written, output,
+                 billed(rule, prompt, cached, written, output))
+
+
+def bill(run: RecordedRun, rule: str | CacheRule | None = None, **options: Any
+         ) -> float:
+    """Input-token equivalents of `run` under `rule`, from a cold cache; options as
+    `tally` (cached_share=, min_tokens=, expiry_seconds=, schedule=, hit_chance=)."""
+    return tally(run, rule, **options).billed
 
 
 def picture(old: dict[str, Any], new: dict[str, Any], rule: str = "qwen",
@@ -77,34 +179,9 @@ def picture(old: dict[str, Any], new: dict[str, Any], rule: str = "qwen",
     cache = PrefixCache(get_rule(rule))
     cache.keep(request_tokens(old))
     blocks = request_tokens(new)
-    matched, hit = cache.matched(blocks), cache.hit(blocks)
-    tools, *roles = say("tools|sys|u|a|t", "工具|系统|用户|客服|结果", lang).split("|")
-    names = dict(zip(("system", "user", "assistant", "tool"), roles, strict=True))
-    lines = []
-    earlier, later, cached = say("earlier|next|cached", "上一次|下一次|缓存",
-                                 lang).split("|")
-    for label, body in ((earlier, old), (later, new)):
-        cells = [tools] + [names[m["role"]] for m in body["messages"]]
-        lines.append(f"{right(label, 8)} | " + " | ".join(centred(c, 5) for c in cells))
-    marks, done = [], 0
-    for block in blocks:
-        marks.append("=====" if done + len(block) <= matched else
-                     "==---" if done < matched else "-----")
-        done += len(block)
-    lines.append(f"{right(cached, 8)} | " + " | ".join(marks))
-    lines.append(say(f"{hit:,} of {done + 3:,} prompt tokens cached ({rule} rule)",
-                     f"{done + 3:,} 个提示词 token 中缓存命中 {hit:,} 个"
-                     f"（{rule} 规则）",
-                     lang))
-    return "\n".join(lines)
+    return draw_prefix(old, new, blocks, cache.matched(blocks), cache.hit(blocks),
+                       rule, lang)
 
 
-def right(text: str, width: int) -> str:
-    """`text` right-aligned in `width` terminal columns (a Chinese character: two)."""
-    return " " * max(width - text_width(text), 0) + text
-
-
-def centred(text: str, width: int) -> str:
-    """`text` centred in `width` terminal columns (a Chinese character takes two)."""
-    room = max(width - text_width(text), 0)
-    return " " * (room // 2) + text + " " * (room - room // 2)
+__all__ = ["Call", "RecordedRun", "RecordingClient", "Tally", "bill", "picture",
+           "price_for", "tally"]

@@ -4,10 +4,13 @@ The terminal twin of notebook 06's first sections. The script is the six-turn de
 (English or Chinese), a text file of one user message a line, or the planted-fact
 dialog of N turns; the strategies are the catalogue's command-line names.
 `--provider` picks whose prompt cache the offline model plays and whose prices the
-bill uses (online, the cached figures are the provider's own). Everything it prints,
-strategy names included, is in the package's language (`--lang`, TINYAGENT_LANG),
-and so are the dialog it plays and the store it plays on. Left out: the plots and
-the full evaluation table (`python -m tinyagent.course.evaluation`).
+bill uses (online, the cached figures are the provider's own); `--cached-price`,
+`--min-tokens` and `--expiry` put a learner's own provider's numbers in place of
+the rule's, and `--pause` spaces the turns on the clock the cache expires by.
+Everything it prints, strategy names included, is in the package's language
+(`--lang`, TINYAGENT_LANG), and so are the dialog it plays and the store it plays
+on. Left out: the plots and the recall evaluation (`python -m
+tinyagent.course.evaluation`).
 """
 
 from __future__ import annotations
@@ -15,14 +18,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..lang import get_lang, say, text_width
 from ..llm import LlmClient, LlmError
+from ..offline.cache_rules import RULES, with_numbers
+from ..offline.clock import Schedule
 from .catalogue import NAMES, SIX_TURNS, make_strategies
 from .compare import compare
 from .evaluation import planted_dialog, score
 from .names import strategy_title, typed_with_title
-from .prices import PRICES
 from .terminal import say_error
 
 
@@ -43,14 +48,57 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> N
     parser.add_argument("--turns", type=int, metavar="N", help=text(
         "play the planted-fact dialog of N turns (notebook 06) instead of the demo",
         "改用 N 轮的埋入事实长对话（第 06 课），不用六轮演示对话"))
-    parser.add_argument("--provider", choices=list(PRICES), default=None, help=text(
+    parser.add_argument("--provider", choices=list(RULES), default=None, help=text(
         "whose prompt-cache rule (offline) and prices to bill at (default: "
         "TINYAGENT_CACHE_RULE, else qwen)",
         "按哪家的提示词缓存规则（离线时）和价格计费（默认："
         "TINYAGENT_CACHE_RULE，否则 qwen）"))
+    parser.add_argument("--cached-price", type=share, metavar="P", help=text(
+        "a cached token's price as a fraction of an input token's, e.g. 0.5 "
+        "(default: the rule's)", "缓存命中的 token 价格占输入价格的比例，如 0.5"
+        "（默认：规则里的）"))
+    parser.add_argument("--min-tokens", type=count, metavar="N", help=text(
+        "the shortest prefix the cache holds (default: the rule's)",
+        "缓存生效的最短前缀 token 数（默认：规则里的）"))
+    parser.add_argument("--expiry", type=seconds, metavar="SECONDS", help=text(
+        "how long an unused prefix stays cached (default: the rule's)",
+        "没用到的前缀在缓存里保留多久（默认：规则里的）"))
+    parser.add_argument("--pause", type=count, metavar="SECONDS", default=0,
+                        help=text("the customer's pause before each turn, on the "
+                                  "offline clock (default 0)",
+                                  "客户每轮之前停顿的秒数，按离线时钟计（默认 0）"))
     parser.add_argument("--answers", choices=["last", "all"], default="last",
                         help=text("print the answers to the last turn or to every "
                                   "turn", "打印最后一轮（last）或每一轮（all）的回答"))
+
+
+def share(text: str) -> float:
+    """--cached-price: a fraction from 0 to 1."""
+    return _number(text, float, 0, 1, "a fraction of the input price from 0 to 1, "
+                   "e.g. 0.5", "应为输入价格的比例，0 到 1 之间，如 0.5")
+
+
+def count(text: str) -> int:
+    """--min-tokens, --pause: a whole number, 0 or more."""
+    return _number(text, int, 0, None, "a whole number, 0 or more",
+                   "应为 0 或更大的整数")
+
+
+def seconds(text: str) -> float:
+    """--expiry: seconds, more than 0."""
+    return _number(text, float, 1e-9, None, "seconds, more than 0", "应为大于 0 的秒数")
+
+
+def _number(text: str, kind: type, low: float, high: float | None, en: str,
+            zh: str) -> Any:
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(say(f"must be {en} (got {text!r})",
+                                             f"{zh}（收到 {text!r}）"))
+    return value
 
 
 def _progress(name: str, turn: int, total: int) -> None:  # only on a terminal
@@ -82,9 +130,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"{llm.describe(lang)}\n" + say(
             f"Strategies: {', '.join(titles)}; {len(turns)} turns.\n",
             f"策略：{'、'.join(titles)}；共 {len(turns)} 轮。\n", lang))
+        rule = with_numbers(getattr(args, "provider", None) or llm.cache_rule,
+                            cached_share=getattr(args, "cached_price", None),
+                            min_tokens=getattr(args, "min_tokens", None),
+                            expiry_seconds=getattr(args, "expiry", None))
         result = compare(llm, turns, chosen,
                          progress=_progress if sys.stderr.isatty() else None,
-                         lang=args.lang, provider=getattr(args, "provider", None))
+                         lang=args.lang, provider=rule,
+                         schedule=Schedule(getattr(args, "pause", 0) or 0))
     except (OSError, ValueError, LlmError) as exc:  # a bad file or name; a failed call
         say_error(exc)
         return 1 if isinstance(exc, LlmError) else 2

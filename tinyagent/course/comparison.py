@@ -19,7 +19,7 @@ from ..memory import ChatMemory
 from ..messages import clip
 from .language import say
 from .names import strategy_title
-from .prices import price_for
+from .prices import billed, money, price_for
 from .table import Table
 
 
@@ -38,6 +38,7 @@ class TurnRecord:
     input_tokens: int = 0  # prompt tokens
     cached_tokens: int = 0  # of those, what the provider's prompt cache held
     output_tokens: int = 0  # reply tokens
+    written_tokens: int = 0  # of input_tokens, what was written to the cache
     error: str = ""  # why the turn failed (a model call's LlmError); "" if it did not
 
     @property
@@ -52,6 +53,9 @@ class TurnRecord:
     @property
     def cost_tokens(self) -> int:  # every token sent: agent prompts + summarizer's
         return sum(self.prompt_tokens) + self.summarizer_tokens
+
+
+TALLY = ("input_tokens", "cached_tokens", "written_tokens", "output_tokens")
 
 
 @dataclass
@@ -72,16 +76,13 @@ class StrategyRun:
         return sum(getattr(t, name) for t in self.turns)
 
     def billed(self, provider: str) -> float:
-        """Every prompt of the run in input-token equivalents at `provider`'s prices:
-        a cached token counts for its share of a full one."""
-        return price_for(provider).billed(self.total("input_tokens"),
-                                          self.total("cached_tokens"))
+        """Every call of the run in input-token equivalents under `provider`'s rule
+        and prices (prices.py): prompts, cache reads and writes, replies."""
+        return billed(provider, *map(self.total, TALLY))
 
     def money(self, provider: str) -> float:
         """What the run costs at `provider`'s listed prices, outputs included."""
-        return price_for(provider).money(self.total("input_tokens"),
-                                         self.total("cached_tokens"),
-                                         self.total("output_tokens"))
+        return money(provider, *map(self.total, TALLY))
 
 
 @dataclass(repr=False)
@@ -132,18 +133,18 @@ class Comparison:
 
     def bill_rows(self, lang: str | None = None) -> list[list[str]]:
         """Cached tokens, the bill in input-token equivalents and in money."""
-        p = self.provider
+        p = getattr(self.provider, "name", self.provider)  # a rule, or its name
         where = (say("reported by the provider", "服务商报告", lang) if self.online
                  else say(f"offline, {p} rule", f"离线，{p} 规则", lang))
-        price = price_for(p)
+        price = price_for(self.provider)
         return [[say(f"cached tokens ({where})", f"缓存命中 token（{where}）", lang),
                  *(f"{r.total('cached_tokens'):,}" for r in self.runs)],
                 [say(f"billed (input-token equivalents, {p} prices)",
                      f"计费（折合输入 token，{p} 价格）", lang),
-                 *(f"{r.billed(p):,.0f}" for r in self.runs)],
+                 *(f"{r.billed(self.provider):,.0f}" for r in self.runs)],
                 [say(f"money ({price.currency}, {price.model} list price)",
                      f"费用（{price.currency}，{price.model} 标价）", lang),
-                 *(f"{r.money(p):.4f}" for r in self.runs)]]
+                 *(f"{r.money(self.provider):.4f}" for r in self.runs)]]
 
     def answers_table(self, width: int = 60, turns: Sequence[int] = (),
                       lang: str | None = None) -> Table:

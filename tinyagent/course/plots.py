@@ -128,4 +128,60 @@ def plot_recall_cost(evaluation: Evaluation, axes: Any = None,
     return axes
 
 
-__all__ = ["cjk_font", "plot_recall_cost", "plot_text", "plot_tokens"]
+def plot_bill_map(sweep: Any, scenario: Any = None) -> Any:
+    """Each memory's bill in % of in-memory's, a panel a memory (rows) and length
+    (columns): the cached price across, the minimum down; blue where the memory is
+    billed less, red where keeping everything is; a black bar a row, where the
+    two cost the same (sensitivity.py computes it exactly)."""
+    import math
+
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm
+
+    from .sensitivity import MINIMUMS, SHARES, STEADY
+
+    scenario = scenario or STEADY
+    rows, cols = len(sweep.labels), len(sweep.lengths)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 2.3 * rows),
+                             squeeze=False, sharex=True, sharey=True)
+    norm = TwoSlopeNorm(vmin=25, vcenter=100, vmax=400)
+    logs = [math.log(s) for s in SHARES]
+    for (r, label), (c, turns) in ((a, b) for a in enumerate(sweep.labels)
+                                   for b in enumerate(sweep.lengths)):
+        ax, grid = axes[r][c], sweep.grid(label, turns, scenario)
+        image = ax.imshow([[100 * v for v in row] for row in grid], cmap="RdBu_r",
+                          norm=norm, aspect="auto")
+        for i, row in enumerate(grid):
+            for j, v in enumerate(row):
+                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center",
+                        fontsize=7, color="white" if abs(v - 1) > 0.9 else "black")
+        points = [(i, sweep.crossover(label, turns, m, scenario).share)
+                  for i, m in enumerate(MINIMUMS)]
+        points = [(i, s) for i, s in points if s and SHARES[0] <= s <= SHARES[-1]]
+        ax.scatter([_at(logs, math.log(s)) for _, s in points],
+                   [i for i, _ in points], color="black", marker="|", s=180,
+                   linewidths=2.5)
+        ax.set_title(f"{_title(label)}, {turns} " + plot_text("turns", "轮"),
+                     fontsize=9)
+    axes[0][0].set_xticks(range(len(SHARES)), [f"{100 * s:g}%" for s in SHARES])
+    axes[0][0].set_yticks(range(len(MINIMUMS)), [f"{m:,}" for m in MINIMUMS])
+    for ax in axes[-1]:
+        _put(ax.set_xlabel, "cached price, % of input", "缓存价格（占输入价格 %）")
+    for ax in axes[:, 0]:
+        _put(ax.set_ylabel, "minimum tokens", "最少 token 数")
+    fig.colorbar(image, ax=axes, shrink=0.6, label="%")
+    _put(fig.suptitle, f"Billed, in % of in-memory's ({scenario.name}): blue, the "
+         "memory is cheaper; red, keeping everything is",
+         f"账单占全量记忆的百分比（{scenario.zh}）：蓝色，该记忆更便宜；红色，全量记忆更便宜")
+    return axes
+
+
+def _at(logs: list[float], value: float) -> float:
+    """The x of `value` (a log price) between the columns of the prices."""
+    for j in range(len(logs) - 1):
+        if logs[j] <= value <= logs[j + 1]:
+            return j + (value - logs[j]) / (logs[j + 1] - logs[j])
+    return 0.0 if value < logs[0] else len(logs) - 1.0
+
+
+__all__ = ["cjk_font", "plot_bill_map", "plot_recall_cost", "plot_text", "plot_tokens"]

@@ -1,23 +1,29 @@
-"""What a provider charges for a token, in one place: input, cached input, output.
+"""What a provider charges, in one place: the bill of a prompt and its reply.
 
-Introduced in notebook 06 ("What you pay: prompt caching"). "Billed" in the course's
-tables is in input-token equivalents: a prompt token the provider's cache held
-counts `cached` of a full one, so a figure compares across strategies whatever the
-currency. Money at the listed price is shown beside it. The prices are examples,
-read on the date given from the page named; they change, so set your own:
+Introduced in notebook 06 ("What you pay"). "Billed" in the course's tables is in
+input-token equivalents, so a figure compares across strategies whatever the
+currency: a prompt token the cache did not touch counts 1, one it read counts the
+rule's `cached_share`, one written to it the rule's `write_share`
+(offline/cache_rules.py), and a token of the reply counts the model's output
+price over its input price. A summary is a reply too: a summarizer's output is
+billed at the output price. Money is that figure times the input price.
+
+The list prices are examples, read on the date given from the page named; they
+change, so set your own (the cache's shares come from the rule, see `with_numbers`):
 
     from tinyagent.course.prices import PRICES, Price
-    PRICES["qwen"] = Price("qwen-max", "CNY", 2.4, 0.48, 9.6, "my contract")
+    PRICES["qwen"] = Price("qwen-max", "CNY", 2.4, 9.6, "my contract")
 
-Left out: tiers by prompt length, batch discounts, off-peak prices, and the
-explicit caches' storage fees.
+Left out: tiers by prompt length, batch discounts, off-peak prices (DeepSeek's are
+half at night, the same shares), and the explicit caches' storage fees.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-READ_ON = "2026-12-01"
+from ..offline.cache_rules import CacheRule, get_rule
+from ..offline.rules_sources import READ_ON
 
 
 @dataclass(frozen=True)
@@ -27,53 +33,66 @@ class Price:
     model: str
     currency: str
     input: float  # a prompt token the cache did not hold
-    cached: float  # a prompt token the cache held
     output: float  # a token of the reply
     source: str
-    cache_write: float | None = None  # explicit caches only: writing a token
     read_on: str = READ_ON
 
     def __post_init__(self) -> None:
-        if min(self.input, self.cached, self.output) < 0 or self.input <= 0:
-            raise ValueError(f"price of {self.model!r}: input must be > 0 and no "
-                             f"price negative (got input={self.input}, "
-                             f"cached={self.cached}, output={self.output})")
+        if self.input <= 0 or self.output < 0:
+            raise ValueError(f"price of {self.model!r}: input must be > 0 and output "
+                             f">= 0 (got input={self.input}, output={self.output})")
 
     @property
-    def cached_share(self) -> float:
-        """A cached token as a share of an input token: 0.1 is 90 % off."""
-        return self.cached / self.input
-
-    def billed(self, prompt_tokens: int, cached_tokens: int) -> float:
-        """Input-token equivalents of prompts of which `cached_tokens` were cached."""
-        return prompt_tokens - cached_tokens + cached_tokens * self.cached_share
-
-    def money(self, prompt_tokens: int, cached_tokens: int,
-              output_tokens: int) -> float:
-        """What those prompts and `output_tokens` cost, in `currency`."""
-        return (self.billed(prompt_tokens, cached_tokens) * self.input
-                + output_tokens * self.output) / 1e6
+    def output_share(self) -> float:
+        """A reply token in input tokens' price: 8.0 is eight times dearer."""
+        return self.output / self.input
 
 
 PRICES: dict[str, Price] = {  # keyed by the cache rule's name (cache_rules.py)
-    "openai": Price("gpt-5", "USD", 1.25, 0.125, 10.0,
-                    "OpenAI API pricing (developers.openai.com): cached input is "
-                    "10 % of input on the current models"),
-    "deepseek": Price("deepseek-chat", "USD", 0.28, 0.028, 0.42,
-                      "DeepSeek API docs, Models & Pricing: a cache hit costs a "
-                      "tenth of a miss"),
-    "qwen": Price("qwen-plus", "CNY", 0.8, 0.16, 2.0,
-                  "Alibaba Cloud Model Studio, Context Cache: an implicit hit is "
-                  "20 % of the input price (explicit: 125 % to write, 10 % a hit)"),
-    "none": Price("(no cache)", "-", 1.0, 1.0, 1.0, "every prompt token at full "
-                  "price"),
+    "openai": Price("gpt-5", "USD", 1.25, 10.0,
+                    "https://developers.openai.com/api/docs/pricing"),
+    "openai-gpt-4o-mini": Price("gpt-4o-mini", "USD", 0.15, 0.60,
+                                "https://chatgptpricing-akr.pages.dev/api-pricing"),
+    "openai-gpt-5.6": Price("gpt-5.6-terra", "USD", 2.00, 12.00,
+                            "https://developers.openai.com/api/docs/pricing"),
+    "deepseek": Price("deepseek-v4-flash", "USD", 0.44, 1.32,
+                      "https://api-docs.deepseek.com/quick_start/pricing (peak)"),
+    "qwen": Price("qwen-plus", "CNY", 0.8, 2.0, "Alibaba Cloud Model Studio, model "
+                  "prices (help.aliyun.com)", read_on="2026-12-01"),
+    "anthropic": Price("claude-sonnet-4-5", "USD", 3.0, 15.0, "https://platform."
+                       "claude.com/docs/en/build-with-claude/prompt-caching"),
+    "gemini": Price("gemini-2.5-flash", "USD", 0.30, 2.50,
+                    "https://ai.google.dev/gemini-api/docs/pricing"),
+    "none": Price("(no cache)", "-", 1.0, 1.0, "every token at the same price"),
 }
+SAME_MODEL = {"deepseek-prefix": "deepseek", "qwen-explicit": "qwen",
+              "anthropic-1h": "anthropic"}  # variants of one model's cache
 
 
-def price_for(provider: str) -> Price:
-    """The price list of `provider` (a cache rule's name: openai, deepseek, qwen,
-    none)."""
-    if provider not in PRICES:
+def price_for(provider: str | CacheRule) -> Price:
+    """The price list of `provider` (a cache rule, or its name; a learner's
+    "<rule>+custom" is billed at the rule's model's prices)."""
+    name = get_rule(provider).name if isinstance(provider, CacheRule) else provider
+    name = name.split("+")[0]
+    name = SAME_MODEL.get(name, name)
+    if name not in PRICES:
         raise ValueError(f"no price for {provider!r}: use one of {', '.join(PRICES)}, "
                          "or add yours to tinyagent.course.prices.PRICES")
-    return PRICES[provider]
+    return PRICES[name]
+
+
+def billed(rule: str | CacheRule, prompt: int, cached: int = 0, written: int = 0,
+           output: int = 0) -> float:
+    """Input-token equivalents of `prompt` tokens (of which `cached` read from the
+    cache and `written` to it) and `output` reply tokens, under `rule`."""
+    rule = get_rule(rule)
+    if not rule.caches:
+        cached = written = 0
+    return (prompt - cached - written + cached * rule.cached_share
+            + written * rule.write_share + output * price_for(rule).output_share)
+
+
+def money(rule: str | CacheRule, prompt: int, cached: int = 0, written: int = 0,
+          output: int = 0) -> float:
+    """What that costs at the rule's model's list price, in its currency."""
+    return billed(rule, prompt, cached, written, output) * price_for(rule).input / 1e6

@@ -13,9 +13,13 @@ model stays a pure function of the request:
     bitmall-offline+malformed  HTTP 200 whose body is cut-off JSON
 
 Like a real provider, each client keeps a prompt cache (prompt_cache.py): the usage
-reports the cached start of each prompt in the provider's own fields, by the rule
-given (`offline_http_client("openai")`; cache_rules.py). Only the usage depends on
-earlier requests; the answer is still a pure function of the request.
+reports the cached start of each prompt (and, where the rule bills them, the tokens
+written to the cache) in the provider's own fields, by the rule given
+(`offline_http_client("openai")`; cache_rules.py). A `clock` (clock.py) lets the
+cache expire as the rule says, and `hit_chance` plays a provider whose hits are best
+effort: a seeded draw per request, so a run gives the same usage every time. Only
+the usage depends on earlier requests and the clock; the answer is still a pure
+function of the request.
 
 Left out: streaming (server-sent events), the async client and the other endpoints.
 """
@@ -27,7 +31,8 @@ from typing import Any
 
 import httpx
 
-from .cache_rules import get_rule, usage_fields
+from .cache_rules import CacheRule, get_rule, usage_fields
+from .clock import Clock
 from .model import OFFLINE_MODEL, complete, model_mode
 from .prompt_cache import PrefixCache, request_tokens
 
@@ -78,21 +83,26 @@ def handle(request: httpx.Request, cache: PrefixCache | None = None
         reply = complete(body)
     except (ValueError, TypeError) as exc:  # a real provider would reject it too
         return error_response(400, "invalid_request_error", str(exc))
-    if cache is not None and cache.rule.name != "none":  # looked up, then kept:
-        # a prompt never hits itself
+    if cache is not None and cache.rule.caches:  # looked up, then kept: a prompt
+        # never hits itself
         blocks = request_tokens(body)
-        usage = reply["usage"]
-        usage.update(usage_fields(cache.rule, usage["prompt_tokens"],
-                                  cache.hit(blocks)))
+        found, usage = cache.lookup(blocks), reply["usage"]
+        usage.update(usage_fields(cache.rule, usage["prompt_tokens"], found.read,
+                                  found.written))
         cache.keep(blocks, reply["choices"][0]["message"])
     return httpx.Response(200, json=reply)
 
 
-def offline_http_client(cache_rule: str | None = None) -> httpx.Client:
+def offline_http_client(cache_rule: str | CacheRule | None = None,
+                        clock: Clock | None = None, hit_chance: float = 1.0,
+                        seed: int = 0) -> httpx.Client:
     """An httpx client served by the offline model: pass it to `openai.OpenAI`.
-    It has a prompt cache of its own, priced by `cache_rule` ("openai", "deepseek",
-    "qwen", "none"; None: the default provider's, qwen)."""
-    cache = PrefixCache(get_rule(cache_rule))
+    It has a prompt cache of its own, priced by `cache_rule` (a name from
+    cache_rules.RULES, or a rule; None: the default provider's, qwen), expiring by
+    `clock`, hitting with `hit_chance` (a best-effort rule) from draws seeded by
+    `seed`."""
+    cache = PrefixCache(get_rule(cache_rule), clock, hit_chance=hit_chance,
+                        seed=seed)
     return httpx.Client(transport=httpx.MockTransport(
         lambda request: handle(request, cache)))
 

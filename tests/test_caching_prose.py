@@ -1,0 +1,177 @@
+"""The caching lesson's figures cannot drift: prose, README and bill agree with code.
+
+- Every number in the prose of notebook 06's "What you pay" section and notebook
+  04's caching subsection (both editions) is printed by a cell of that notebook.
+- The README's caching tables and crossover figures (both editions) are what
+  notebook 06 printed, and its compact row for seed 0 is what
+  scripts/seed_sweep.py --compact computes now.
+- An independent pricer (a list of earlier prompts compared token by token, no
+  tree, no reuse between variants) bills the recorded requests as the course does,
+  within 1 %, under variants of the price, the minimum, the expiry and the chance
+  of a hit.
+"""
+
+import json
+import re
+import runpy
+from pathlib import Path
+
+import pytest
+
+from tinyagent.course.billing import RecordingClient, tally
+from tinyagent.course.catalogue import make_strategies
+from tinyagent.course.compare import compare
+from tinyagent.course.evaluation import planted_dialog
+from tinyagent.course.prices import price_for
+from tinyagent.offline.clock import Schedule
+from tinyagent.offline.prompt_cache import flat, request_tokens
+
+ROOT = Path(__file__).resolve().parent.parent
+NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+CODE = re.compile(r"```.*?```|`[^`]*`|\]\([^)]*\)|<[^>]+>", re.S)
+SECTIONS = {  # notebook -> (first heading of the section, the heading after it)
+    "notebooks/06_compare_strategies.ipynb": ("## 7. What you pay", "## 8."),
+    "notebooks/zh/06_compare_strategies.ipynb": ("## 7. 实际付多少钱", "## 8."),
+    "notebooks/04_summary_memory.ipynb": ("### The break-even turn, with prompt",
+                                          "### When the summary is full"),
+    "notebooks/zh/04_summary_memory.ipynb": ("### 算上提示词缓存的回本轮次",
+                                             "### 摘要满了"),
+}
+
+
+def notebook(path: str) -> dict:
+    return json.loads((ROOT / path).read_text(encoding="utf-8"))
+
+
+def outputs(nb: dict) -> str:
+    """Every text a code cell of the notebook printed or showed."""
+    texts = []
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            texts.append("".join(out.get("text", "")) + "".join(
+                data.get("text/plain", "")))
+    return "\n".join(texts)
+
+
+def section(nb: dict, first: str, after: str) -> str:
+    """The markdown prose from the heading `first` to the heading `after`."""
+    cells, inside = [], False
+    for cell in nb["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and first in text:
+            inside = True
+        elif cell["cell_type"] == "markdown" and after in text and inside:
+            break
+        if inside and cell["cell_type"] == "markdown":
+            cells.append(text)
+    assert cells, f"no section {first!r}"
+    return CODE.sub(" ", "\n".join(cells))
+
+
+def unprinted(prose: str, printed: str) -> list[str]:
+    """The numbers of `prose` that no output printed."""
+    digits = set(re.findall(r"\d[\d,]*(?:\.\d+)?", printed))
+    return [n for n in NUMBER.findall(prose) if n.rstrip(",.") not in digits]
+
+
+@pytest.mark.parametrize("path", list(SECTIONS))
+def test_every_number_in_the_caching_prose_is_printed_by_a_cell(path):
+    """No number in the section's prose that the notebook does not print."""
+    nb = notebook(path)
+    assert unprinted(section(nb, *SECTIONS[path]), outputs(nb)) == []
+
+
+def test_the_check_catches_a_number_nobody_printed():
+    """A prose figure absent from the outputs is reported; a printed one is not."""
+    assert unprinted("billed 73 % and 1,234 tokens", "73% ... 4,321") == ["1,234"]
+
+
+def readme_rows(text: str, header: str) -> list[list[str]]:
+    """The rows of the README table whose header line starts with `header`."""
+    lines = text[text.index(header):].splitlines()
+    return [[c.strip() for c in line.strip("|").split("|")]
+            for line in lines[2:] if line.startswith("|")][:5]
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
+def test_the_readme_caching_table_and_crossovers_are_notebook_06s(readme):
+    """The 50-turn table (every cell) and the summary's crossovers quoted in the
+    README are in notebook 06's stored output."""
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    printed = outputs(notebook("notebooks/06_compare_strategies.ipynb"))
+    header = "| strategy | recall |" if readme == "README.md" else "| 策略 | 召回 |"
+    rows = readme_rows(text, header)
+    assert [r[0] for r in rows] == ["in-memory", "window 6", "summary 10/4",
+                                    "hybrid 4/8", "compact 1800/500"]
+    table = printed[printed.index("50 turns: tokens sent and billed"):]
+    for row in rows:
+        line = next(t for t in table.splitlines() if t.startswith(row[0] + " "))
+        assert line.split()[-len(row) + 1:] == [c.replace(" ", "") for c in row[1:]]
+    summary = [line for line in printed.splitlines()
+               if line.startswith("summary 10/4: keeping everything")]
+    quoted = re.findall(r"(\d+) ?%", text[text.index(header):])
+    for line in summary[:2]:  # minimum 256, then 1,024
+        for figure in re.findall(r"(\d+) %", line):
+            assert figure in quoted
+
+
+def test_the_readme_compact_row_for_seed_0_is_what_the_sweep_computes():
+    """README's "50 turns, seed 0" and "150 turns, seed 0" rows of the compact table
+    are scripts/seed_sweep.py's compact_row(0) under the rules it names."""
+    sweep = runpy.run_path(str(ROOT / "scripts" / "seed_sweep.py"))
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"seed_sweep\.py --compact --rules\s+([\w.,-]+)", text)
+    rules = command.group(1).split(",")
+    sweep["RULES"][:] = rules
+    row = sweep["compact_row"](0)
+    k = len(rules)
+    table = text[text.index("| compact, billed in % of in-memory's |"):]
+    for label, values in [("| 50 turns, seed 0 |", row[1:k + 1]),
+                          ("| 150 turns, seed 0 |", row[k + 1:2 * k + 1])]:
+        cells = table[table.index(label):].splitlines()[0].strip("|").split("|")[1:]
+        assert [c.strip() for c in cells] == [f"{v:.1f} %" for v in values]
+
+
+def independent_bill(run, share, minimum, expiry, hit, times, output_share):
+    """The bill of a recorded run, priced from scratch: each prompt against the list
+    of earlier ones still alive, token by token (any prefix, step 1)."""
+    kept: list[tuple[tuple[int, ...], float]] = []  # (prompt, last used)
+    total = 0.0
+    for (body, _), at, call in zip(run, times, run.calls, strict=True):
+        prompt = flat(request_tokens(body))
+        kept = [(p, used) for p, used in kept if at - used <= expiry]
+        best = max((next((i for i, (a, b) in enumerate(zip(prompt, p, strict=False))
+                          if a != b), min(len(prompt), len(p))) for p, _ in kept),
+                   default=0)
+        read = best if best >= minimum else 0
+        total += (len(prompt) + 3 - hit * read + hit * read * share
+                  + call.output * output_share)
+        kept = [(p, at if prompt[:len(p)] == p[:len(prompt)] and len(p) <= best
+                 else used) for p, used in kept] + [(prompt, at)]
+    return total
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    recorder = RecordingClient()
+    compare(recorder, planted_dialog(20, 3).turns,
+            make_strategies(recorder, ["inmemory", "window", "summary"]))
+    return recorder.runs
+
+
+@pytest.mark.parametrize("share,minimum,expiry,hit,pause",
+                         [(0.1, 1024, 1e9, 1.0, 0), (0.5, 256, 300, 1.0, 30),
+                          (0.02, 512, 120, 0.5, 60), (1.0, 4096, 1e9, 1.0, 0)])
+def test_an_independent_pricer_agrees_within_one_percent(recorded, share, minimum,
+                                                         expiry, hit, pause):
+    """Re-priced by a naive pricer, the recorded requests of three memories cost
+    what the course bills them, within 1 %, under each variant."""
+    schedule = Schedule(pause, {11: 2700})
+    for run in recorded:
+        course = tally(run, "qwen", cached_share=share, min_tokens=minimum,
+                       expiry_seconds=expiry, schedule=schedule,
+                       hit_chance=hit).billed
+        naive = independent_bill(run, share, minimum, expiry, hit,
+                                 run.times(schedule), price_for("qwen").output_share)
+        assert naive == pytest.approx(course, rel=0.01)
