@@ -21,11 +21,13 @@ a new summary, then two guards make it safe to forget the originals:
   exception raised by this package's own code anywhere else (building the request,
   the guards) is a bug, and propagates.
 
-A reply without usage figures is still a reply: its tokens count as 0. Last, the budget in tokens (budget.py): when the summary is full, its oldest
-lines go first, their ids kept (`fit=` takes notebook 07's ladder). With lang="zh" the
-prompt, the request's markers, the fallback's labels and the ids line are Chinese
-(notebooks/zh/04 shows them); lang="auto" picks by the customer's words, per
-request. Left out: structured summaries, async refresh and persistence (notebook 07).
+A reply without usage figures is still a reply: its tokens count as 0. Last, the
+budget in tokens (budget.py): when the summary is full, its oldest lines go first,
+their ids kept (`fit=` takes notebook 07's ladder). With lang="zh" the prompt, the
+request's markers, the fallback's labels and the ids line are Chinese (notebooks/
+zh/04 shows them, transcript.py writes the transcript); lang="auto" picks by the
+customer's words, per request. Left out: structured summaries, async refresh and
+persistence (notebook 07).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from collections.abc import Sequence
 
 from ..call_errors import short
 from ..checks import check_size, error_lang
-from ..lang import get_lang, is_chinese, say
+from ..lang import get_lang, say
 from ..llm import LlmError, SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINES, Fit, ids_on
@@ -45,7 +47,6 @@ from .budget import fit as one_rule
 # Notebooks import these from here: the guard, the fence and the ids lines.
 from .budget import IDS_LINE, IDS_LINE_ZH  # noqa: F401  # isort: skip
 from .entities import ID_PATTERN, drop_invented, find_ids, grounded, keep_ids
-from .transcript import MARKERS, SPEAKERS_ZH, dialog_lang, render, said
 from .fence import (  # noqa: F401
     FENCES,
     SUMMARY_FOOTER,
@@ -55,6 +56,7 @@ from .fence import (  # noqa: F401
     summary_message,
     summary_text,
 )
+from .transcript import MARKERS, SPEAKERS_ZH, dialog_lang, render, said
 
 PROMPT = ("You summarize a customer-service conversation for the agent's memory. "
           "Keep order numbers, product names, amounts, tracking and refund numbers, "

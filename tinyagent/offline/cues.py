@@ -37,7 +37,7 @@ STRONG = {  # kind -> the words that make it
         r"deliver\w*|ship(?:s|ping|ped)?|courier|"
         r"drop (?:it|them|(?:the )?[\w-]+(?: [\w-]+)?) (?:off|at)|"
         r"leave (?:it|them|the \w+|\w+ \w+) (?:with|at|in|outside|by)|"
-        r"doorstep|(?:front|back|side) door|reception|front desk|concierge|"
+        r"doorstep|(?:front|back|side) door|door ?bell|reception|front desk|concierge|"
         r"neighbou?rs?|parcel locker|locker|collect(?:ion)?|depot|"
         r"pick(?:ed)? (?:it |them )?up(?: (?:it|them|the|from|at))?(?! \w+ numbers)|"
         r"address|porter|doorman|guard|mailbox|hand (?:it|them|the \w+) to|"
@@ -45,7 +45,8 @@ STRONG = {  # kind -> the words that make it
         r"送货|配送|派送|送到|(?<![赠相])送(?![给礼人])|上门|快递员|收货|收快递|放在|放到|门口|门外"
         r"|快递柜|丰巢|驿站|前台|代收|自提|门卫|寄到|地址|改送|网点|发货|包裹|下来拿"),
     "contact": words(
-        r"e-?mails?|phone\w*|call(?:s|ing)?|ring|text(?:s|ing)?|sms|wechat|whatsapp|"
+        r"e-?mails?|phone\w*|call(?:s|ing)?|ring (?:me|my|the) (?:phone|mobile|"
+        r"landline|number)|ring me|text(?:s|ing)?|sms|wechat|whatsapp|"
         r"telegram|qq|contact|reach(?:ed)?|message me|get in touch|voicemail|"
         r"landline|mobile|chat|written reply|in writing",
         r"邮件|邮箱|电话|短信|微信|联系|打给我|QQ|钉钉|座机|留言|语音|在线客服|书面|沟通|消息"),
@@ -79,7 +80,8 @@ WEAK = {
     "delivery": words(
         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'?clock|mornings?|afternoons?|evenings?|"
         r"tonight|nights?|noon|lunchtime|weekends?|weekdays?|at work|at home|home|"
-        r"away|(?:i'm|i am|we're|we are) out|until the \d+\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
+        r"away|(?:i'm|i am|we're|we are) out|until the \d+\w*|"
+        r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
         r"\d+(?:st|nd|rd|th) floor|lift|elevator|stairs|road|street|avenue",
         r"上午|下午|晚上|早上|中午|周末|周[一二三四五六日天]|星期|工作日|\d+\s?点"
         r"|(?:[二三四五六七八九两]|十[一二]?)点|(?<=[午上晚早])一点|一点(?=[前后到半钟])|上班|在家|不在家|家里(?:没|有)人|号之前|号以后"

@@ -25,12 +25,14 @@ from .wording import clauses, reduce, voice
 
 SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])|\n+")
 REFUND = words(r"refund\w*|return(?:s|ed|ing)?|money back|send\w* (?:\w+ )?back|"
-               r"take\w* (?:\w+ )?back|cancel (?:it|the|my|this|that|order)", r"退|取消")
+               r"take\w* (?:\w+ )?back|cancel (?:it|the|my|this|that|order)",
+               r"退|取消")
 ACK = re.compile(r"^(?:ok(?:ay)?|thanks?(?: you)?|hi|hello|hey|great|good|fine|sure|"
                  r"perfect|cool|got it|i see|understood|no problem|sounds good|never "
                  r"mind|that'?s (?:all|it)|(?:i'?ll |let me )?think about it|received"
-                 r"(?: it)?|it (?:came|arrived)(?: \w+)?|收到了?|到了|好的?|嗯|谢谢|你好|明白"
-                 r"|知道了|行|可以|没问题|算了|(?:我)?再考虑(?:一下)?)[\s!.,。！，~]*$", re.I)
+                 r"(?: it)?|it (?:came|arrived)(?: \w+)?"
+                 r"|收到了?|到了|好的?|嗯|谢谢|你好|明白|知道了|行|可以|没问题|算了"
+                 r"|(?:我)?再考虑(?:一下)?)[\s!.,。！，~]*$", re.I)
 PROHIBIT = words(r"(?:don'?t|do not|never|no need to) (?!know|think|worry|mind|have)"
                  r"\w+|please,? no \w+", r"别|不要|不用|千万别|勿")
 CONDITION = words(r"^(?:if|unless|should|in case|as long as|once|when)",

@@ -109,8 +109,8 @@ def more_reasons(old: str, new: str) -> str:
     wrong adds up, unlike a rule, which the newer words replace. The oldest go when
     they outgrow two statements' budget."""
     zh = is_chinese(old + new)
-    parts = [p for p in re.split(r"[,，]\s*", f"{old}，{new}" if zh else f"{old}, {new}")
-             if p]
+    joint = f"{old}，{new}" if zh else f"{old}, {new}"
+    parts = [p for p in re.split(r"[,，]\s*", joint) if p]
     parts = list(dict.fromkeys(parts))
     return fit(parts, zh, ranks=list(range(len(parts))), max_tokens=2 * MAX_TOKENS)
 

@@ -42,11 +42,13 @@ class Statement:
 # Asking back what was said is not saying it again.
 RECALLING = words(r"did i|i (?:said|told|mentioned|asked|reported|wanted)|"
                   r"was my|were my|again|remind me|did you say|you (?:said|promised)",
-                  r"来着|刚才|我之前|之前(?:说|讲|提|报)|说过|我说的|提过|为什么|原因是什么|答应")
+                  r"来着|刚才|我之前|之前(?:说|讲|提|报)|说过|我说的|提过|为什么"
+                  r"|原因是什么|答应")
 # A lookup ("I want to know the delivery status of 88231") asks, even without "?".
-LOOKUP = words(r"status|where is|track\w*|when will|when does", r"状态|到哪|查一下|查询|查查")
-QUESTION = re.compile(r"[?？]\s*$|(?:吗|么|呢)[。!！]?\s*$|什么|多少|几点|怎么|哪(?:里|儿|个|款"
-                      r"|些|天|一)|到哪")
+LOOKUP = words(r"status|where is|track\w*|when will|when does",
+               r"状态|到哪|查一下|查询|查查")
+QUESTION = re.compile(r"[?？]\s*$|(?:吗|么|呢)[。!！]?\s*$|什么|多少|几点|怎么"
+                      r"|哪(?:里|儿|个|款|些|天|一)|到哪")
 POLITE = re.compile(r"^\s*(?:please|can you|could you|would you|can we|could we|"
                     r"will you|is it possible)\b|^\s*(?:请|麻烦|能不能|可不可以|可以)",
                     re.I)
@@ -106,10 +108,12 @@ def reason_on_refund(line: str) -> tuple[str, Statement] | None:
 ASK = {"promise": words(r"you (?:said|promised)\b.*\b(?:call|e-?mail|contact|"
                         r"reply|get back|send)|call me back|get back to me",
                         r"答应|承诺|回电|你们?(?:说|讲)过?.{0,8}(?:联系|回复|打电话)"),
-       "reason": words(r"why|reason|wrong|problem|issue", r"为什么|原因|问题|毛病|故障|怎么了"),
+       "reason": words(r"why|reason|wrong|problem|issue",
+                       r"为什么|原因|问题|毛病|故障|怎么了"),
        "budget": words(r"budget|spend|afford", r"预算|最多花|花多少"),
        "contact": words(r"contact\w*|reach|get in touch", r"联系"),
-       "delivery": words(r"when|what time|deliver\w*|where", r"几点|什么时候|送货|配送|送到|送")}
+       "delivery": words(r"when|what time|deliver\w*|where",
+                         r"几点|什么时候|送货|配送|送到|送")}
 
 
 def asked_topic(question: str) -> str | None:

@@ -25,8 +25,8 @@ from ..lang import is_chinese
 from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
-from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_item, read_line
 from .forms import statements
+from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_item, read_line
 from .sections import structured
 from .statements import reason_on_refund
 

@@ -6,8 +6,8 @@ after 7 pm" is noted as "only home in the evening, after 7 pm"; "请用邮件联
 the first person, politeness, leading conjunctions and closing particles go. A kept
 statement fits a budget in tokens, the same in both languages (24: about 90 English
 characters, about 18 Chinese ones): whole clauses go first, the least telling first;
-a clause still too long alone is cut, and a number the cut lost is kept in brackets. Left
-out: rephrasing (a model would write "prefers email"; a rule only deletes).
+a clause still too long alone is cut, and a number the cut lost is kept in brackets.
+Left out: rephrasing (a model would write "prefers email"; a rule only deletes).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ MAX_TOKENS = 24  # a statement's words, either language
 CLAUSE = re.compile(r"(?<=[,;:])(?!\d)\s*|(?<=[，；：、])|\s+[-–—]\s+"
                     r"|(?<!\d)\s+(?=(?:and|but|because|since|so|while|though|"
                     r"or else)\s(?!\d))|(?<!soon)(?<!much)(?<!long)(?<!such)\s+"
-                    r"(?=as (?:the|it|i|my|this|they|we)\b)|(?=因为|所以|但是|不过|可是|而且)")
+                    r"(?=as (?:the|it|i|my|this|they|we)\b)"
+                    r"|(?=因为|所以|但是|不过|可是|而且)")
 LEAD = re.compile(
     r"^(?:(?:oh|ok|okay|also|and|so|but|well|by the way|btw|just|actually|anyway|"
     r"please|hi|hello|hey|then|because|since|as|while|though|or else|can you|"
