@@ -157,13 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("seed", nargs="?", type=int, default=0,
                         help="seed of the filler questions, their order and "
                              "phrasing (default: 0)")
+    parser.add_argument("--lang", choices=["en", "zh"], default="en",
+                        help="the English (default) or the Chinese dialog, over the "
+                             "store in its language")
     parser.add_argument("--provider", choices=["openai", "deepseek", "qwen", "none"],
                         help="whose prompt-cache rule (offline) and prices the "
                              "billed column uses (default: qwen)")
     args = parser.parse_args(argv)
     llm = LlmClient.from_env()
     try:
-        dialog = planted_dialog(args.turns, args.seed)
+        dialog = planted_dialog(args.turns, args.seed, args.lang)
     except ValueError as error:
         parser.error(str(error))
     print(f"{llm.describe()}\n\n{evaluate(llm, dialog, provider=args.provider)!r}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .conversation import Conversation
-from .forms import about, statements
+from .forms import about, statements, weights
 from .replies import say
 from .statements import TOPICS, Statement, asked_topic, label_of_line, reason_on_refund
 
@@ -55,9 +55,20 @@ def find_all(c: Conversation, topic: str) -> list[Statement]:
             if old is None and len(found) < MAX_SAID:
                 found[said.subject] = said
             elif old is not None and topic == "reason" and said.text not in old.text:
-                found[said.subject] = Statement(topic, f"{said.text}, {old.text}",
+                joint = say(c.lang, ", ", "，")
+                found[said.subject] = Statement(topic, said.text + joint + old.text,
                                                 said.subject)
     return list(found.values())
+
+
+def find_any(c: Conversation, topic: str) -> list[Statement]:
+    """`find_all`, or else the notes and preferences whose words say `topic` (a
+    statement kept under a broader kind still answers)."""
+    found = find_all(c, topic)
+    if found or topic == "promise":
+        return found
+    return [s for kind in ("note", "prefers") for s in find_all(c, kind)
+            if topic in weights(s.text)][:MAX_SAID]
 
 
 def find(c: Conversation, topic: str) -> str | None:
@@ -80,7 +91,7 @@ def recall_fact(c: Conversation) -> str:
     """What the customer said on the topic asked about (or what the agent promised),
     from the messages."""
     topic = asked_topic(c.user_text) or "prefers"
-    found = find_all(c, topic)
+    found = find_any(c, topic)
     if not found:
         what = say(c.lang, TOPICS[topic][0].lower(), TOPICS[topic][1])
         return say(c.lang, f"I can't find what you said about {what} in our "
