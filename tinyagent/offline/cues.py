@@ -45,7 +45,8 @@ STRONG = {  # kind -> the words that make it
         r"送货|配送|派送|送到|(?<![赠相])送(?![给礼人])|上门|快递员|收货|收快递|放在|放到|门口|门外"
         r"|快递柜|丰巢|驿站|前台|代收|自提|门卫|寄到|地址|改送|网点|发货|包裹|下来拿"),
     "contact": words(
-        r"e-?mails?|phone\w*|call(?:s|ing)?|ring (?:me|my|the) (?:phone|mobile|"
+        r"e-?mails?|phone(?:s|d|ing)?(?! (?!calls?|number)\w)(?<!(?:her|his) phone)|"
+        r"phone (?:calls?|number)|call(?:s|ing)?|ring (?:me|my|the) (?:phone|mobile|"
         r"landline|number)|ring me|text(?:s|ing)?|sms|wechat|whatsapp|"
         r"telegram|qq|contact|reach(?:ed)?|message me|get in touch|voicemail|"
         r"landline|mobile|chat|written reply|in writing",
@@ -71,7 +72,8 @@ STRONG = {  # kind -> the words that make it
         r"prefer\w*|rather|i (?:like|love|hate|want only)|only (?:buy|want|use|"
         r"consider)|interest(?:s|ed)? me|(?:don'?t|do not) (?:want|like|need|"
         r"include|send|add)|avoid|without|not interested|favou?r\w*|suits? me|"
-        r"skip|should be|gift-?wrap\w*|no (?!problem|worries|thanks|thank)\w+",
+        r"skip|should be|gift-?wrap\w*|"
+        r"no (?!problem|worries|thanks|thank|more|longer|later|earlier|less)\w+",
         r"喜欢|偏好|更想|宁愿|宁可|只要|只买|只用|只考虑|品牌|不要|不想|不需要|讨厌|避免|无需"
         r"|不感兴趣|看重|无所谓|更合适|偏向|一律|不用|最好"
         r"|^(?:要|想要)[^，。]{1,6}的|(?:推荐|找)[^，。]{1,8}的"),

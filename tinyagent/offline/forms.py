@@ -48,11 +48,12 @@ PLACE = words(r"door\w*|desk|locker|guard|concierge|address|office|neighbou?rs?|
 KINDED = ("reason", "budget", "contact", "delivery")  # about one thing: replaced
 
 
-def weights(part: str) -> dict[str, tuple[int, int]]:
-    """How strongly a clause says each kind: kind -> (strong words, weak words)."""
+def weights(part: str, limit: bool = False) -> dict[str, tuple[int, int]]:
+    """How strongly a clause says each kind: kind -> (strong words, weak words);
+    `limit`: another clause of its sentence says a limit ("900 yuan, no more")."""
     strong = {k: len(p.findall(part)) for k, p in STRONG.items()}
-    if AMOUNT.search(part) and LIMIT.search(part):  # "at most 500 yuan": a budget,
-        strong["budget"] += 2  # more surely than any one word says another kind
+    if AMOUNT.search(part) and (limit or LIMIT.search(part)):  # "at most 500 yuan":
+        strong["budget"] += 2  # a budget, more surely than one word says another kind
     weak = {k: len(p.findall(part)) for k, p in WEAK.items()}
     if PROHIBIT.search(part):  # "no calls" says contact; "no mop" a preference
         weak["prefers"] = weak.get("prefers", 0) + 1
@@ -114,7 +115,9 @@ def sentence_statements(sentence: str, refund: bool, order: str | None
                         ) -> list[Statement]:
     """The statements of one sentence (see the module docstring)."""
     parts = clauses(sentence)
-    scored: list[dict[str, tuple[int, int]] | None] = [weights(p) for p in parts]
+    limit = LIMIT.search(sentence) is not None
+    scored: list[dict[str, tuple[int, int]] | None] = [weights(p, limit)
+                                                       for p in parts]
     if refund:  # "I'd like to return it: the strap snapped": the rest is the reason
         for k, (part, weight) in enumerate(zip(parts, scored, strict=True)):
             if weight and any(weight.get(kind, (0, 0))[0] for kind in KINDED[1:]):
@@ -134,7 +137,10 @@ def sentence_statements(sentence: str, refund: bool, order: str | None
             was = total.get(kind, (0, 0))
             total[kind] = (was[0] + strong, was[1] + weak)
     first = {k: min(n for n, w in enumerate(scored) if w and k in w) for k in total}
-    ranked = sorted(total, key=lambda k: (-total[k][0], -total[k][1], first[k],
+    # A preference is the catch-all: "no calls" is a contact rule, said as one.
+    broad = [k for k in total if k != "prefers" and total[k][0]]
+    ranked = sorted(total, key=lambda k: (k == "prefers" and bool(broad),
+                                          -total[k][0], -total[k][1], first[k],
                                           list(TOPICS).index(k)))
     found: list[Statement] = []
     for kind in ranked[:2]:
