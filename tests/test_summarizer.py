@@ -88,6 +88,7 @@ def test_ids_of_the_previous_summary_are_kept_too():
     TimeoutError("read timed out"),  # a hand-made client's own error
     "", "   \n ",
 ])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # tests/test_summarizer_failures
 def test_a_failed_or_empty_call_falls_back_to_a_rule_based_merge(reply):
     """Fallback: previous lines, the user's requests quoted, answers clipped, all ids;
     never the error text."""
@@ -286,6 +287,7 @@ def test_a_summary_with_nothing_to_keep_says_so_in_its_language(lang, nothing):
 
 @pytest.mark.parametrize("error", [LlmError("down"), TimeoutError("read timed out"),
                                    ConnectionResetError("reset by peer")])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # tests/test_summarizer_failures
 def test_a_failed_model_call_falls_back(error):
     """The model or its connection failing is no reason to lose the conversation:
     the rule-based merge is used and the ids are kept."""
