@@ -207,7 +207,7 @@ class Summarizer:
         about (once for this summarizer)."""
         secrets = getattr(self.llm, "_secrets", None)  # LlmClient's key, if any
         masked = short(error, secrets() if callable(secrets) else [])
-        self.last_failure = f"{type(error).__name__}: {masked}"
+        self.last_failure = f"{type(error).__name__}: {masked}".rstrip(": ")
         if self._warned or isinstance(error, LlmError):
             return
         self._warned = True

@@ -41,6 +41,7 @@ STRONG = {  # kind -> the words that make it
         r"neighbou?rs?|parcel locker|locker|collect(?:ion)?|depot|"
         r"pick(?:ed)? (?:it |them )?up(?: (?:it|them|the|from|at))?(?! \w+ numbers)|"
         r"address|porter|doorman|guard|mailbox|hand (?:it|them|the \w+) to|"
+        r"send (?:it|them|the [\w-]+) to|"
         r"parcels?|packages?|receive|arrive",
         r"送货|配送|派送|送到|(?<![赠相])送(?![给礼人])|上门|快递员|收货|收快递|放在|放到|门口|门外"
         r"|快递柜|丰巢|驿站|前台|代收|自提|门卫|寄到|地址|改送|网点|发货|包裹|下来拿"),
@@ -59,15 +60,17 @@ STRONG = {  # kind -> the words that make it
         r"crackles?|snapped|scratch\w*|fell off|falls off|leaks?|leaking|squeak\w*|"
         r"beeps?|beeping|flicker\w*|overheat\w*|gets? hot|loses|losing|lost|"
         r"disconnect\w*|cuts? out|drops? out|rattl\w*|not working|stopped \w+ing|"
-        r"stopped|doesn'?t work|does not work|won'?t \w+|dies|died|dead|"
-        r"malfunction\w*|wrong (?:model|size|colou?r|item|one)|by mistake|missing|"
+        r"stopped|doesn'?t work|does not work|won'?t (?!be\b)\w+|dies|died|dead|"
+        r"malfunction\w*|crash\w*|freez\w*|reboots?|restarts? (?:itself|on its own)|"
+        r"wrong (?:model|size|colou?r|item|one)|by mistake|missing|"
         r"way off|inaccurate|too (?:small|big|large|loud|weak)|gone weak|"
         r"doesn'?t fit|(?:shows?|showing|displays?|flashing|blinking)\s+"
         r"(?:code\s+)?[A-Z]{1,2}-?\d{1,4}",
         r"坏|故障|报错|错误|不工作|不能用|用不了|失灵|质量问题|破损|损坏|不回充|充不进|充不上"
         r"|开不了机|碎|裂|没(?:声音|反应|电)|变弱|变差|变小|不好用|出问题|有问题|异味|发烫"
         r"|漏电|漏水|杂音|异响|噪音|断|掉了|刮花|划痕|闪|滴滴响|吱吱响|连不上|合不上|关不上"
-        r"|打不开|弄丢|拍错|买错|发错|不准|卡住|不想要了|不合适|太小|太大|找不到"),
+        r"|打不开|弄丢|拍错|买错|发错|不准|卡住|不想要了|不合适|太小|太大|找不到"
+        r"|死机|重启|闪退|自己启动"),
     "prefers": words(
         r"prefer\w*|rather|i (?:like|love|hate|want only)|only (?:buy|want|use|"
         r"consider)|interest(?:s|ed)? me|(?:don'?t|do not) (?:want|like|need|"

@@ -138,10 +138,12 @@ def sentence_statements(sentence: str, refund: bool, order: str | None
             total[kind] = (was[0] + strong, was[1] + weak)
     first = {k: min(n for n, w in enumerate(scored) if w and k in w) for k in total}
     # A preference is the catch-all: "no calls" is a contact rule, said as one.
+    # "won't", "always" say little: a time or a place said as weakly says more.
     broad = [k for k in total if k != "prefers" and total[k][0]]
     ranked = sorted(total, key=lambda k: (k == "prefers" and bool(broad),
-                                          -total[k][0], -total[k][1], first[k],
-                                          list(TOPICS).index(k)))
+                                          -total[k][0], total[k] == (0, total[k][1])
+                                          and k == "reason", -total[k][1],
+                                          first[k], list(TOPICS).index(k)))
     found: list[Statement] = []
     for kind in ranked[:2]:
         if found:  # a second kind: said strongly, in clauses of its own

@@ -34,7 +34,7 @@ LEAD = re.compile(
 PERSON = re.compile(
     r"\b(?:i|we)(?:'m|'re|'d|'ll|'ve| am| are| would| will| have| had)?\b\s*"
     r"|\s*\b(?:to|for|with) (?:me|us)\b|\b(?:me|us|my|our|mine)\b\s*"
-    r"|给我们?(?=[发打回寄留])|(?:帮|让)我们?|我们?(?:的|家的?)?", re.I)
+    r"|给我们?(?=[发打回寄留就吧，。]|$)|(?:帮|让)我们?|我们?(?:的|家的?)?", re.I)
 POLITE = re.compile(r"\b(?:please|kindly|just|really|actually|basically|if you can|"
                     r"if possible|thanks|thank you)\b[,\s]*"
                     r"|一下|(?:就行|就可以|就好|都可以|都行)了?(?=[，。；！]|$)"
@@ -49,7 +49,7 @@ def voice(clause: str) -> str:
     text = LEAD.sub("", clause.strip())
     text = POLITE.sub("", PERSON.sub("", text))
     text = LEAD.sub("", " ".join(text.split()))
-    return text.strip(" ,.;:，。；：！!、")
+    return text.strip(" ,.;:?，。；：！!？、")
 
 
 def clauses(sentence: str) -> list[str]:
