@@ -8,9 +8,11 @@ as a careful writer would note them (facts.py reads them). `Ledger` merges by
 entity: a newer field replaces an older one, an unchanged fact is never written
 twice, and a changed one moves to the end, so the oldest lines and items are the
 oldest news. Products and policies can be looked up again, so only the newest few
-stay. The lines render in the language of the conversation, with its labels, and
-`read_item` reads a shared line's items back. Left out: ranking by importance (the
-memory's budget decides what goes, budget.py).
+stay. What the customer stated is keyed by what it is about: a later rule about the
+same thing replaces it, two reasons for one order add up, and a refund's reason is
+written on the refund's line. The lines render in the language of the conversation,
+with its labels, and `read_item` reads a shared line's items back. Left out:
+ranking by importance (the memory's budget decides what goes, budget.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Introduced in notebook 00 (tour) and used from notebook 04 on. When a request of
 no tools and its system prompt asks for a summary, the model writes what a good
 model writes: a fact ledger (ledger.py), one short line per order or refund, one
 for the products, one for the policy answers, and one per thing the customer stated
-or the agent promised, in their words (statements.py). The previous summary is read
+or the agent promised, reduced to their content (forms.py). The previous summary is read
 back into the ledger first, then the new messages update it: a newer status replaces
 an older one, a fact is never written twice, answered questions are dropped and the
 last unanswered one is kept as an open request. Text it does not recognise degrades
