@@ -30,6 +30,8 @@ FORMS = [
     ("I'd like to return 90417 and get my money back: the left earbud cuts out "
      "every few minutes.", "reason", "cuts out"),
     ("I'm returning it because the lid is cracked.", "reason", "lid is cracked"),
+    ("I'm taking the blue band back since the clasp bends.", "reason", "clasp bends"),
+    ("Please deliver after 6 because I work late.", "delivery", "after 6"),
     ("只能晚上七点以后送。", "delivery", "七点以后"),
     ("要是再买一副，我最多花 500 元。", "budget", "500"),
     ("请用邮件联系我，别给我打电话。", "contact", "邮件"),
@@ -187,4 +189,9 @@ def test_a_promise_is_the_agents_words():
     """The agent's "we'll call you back" is a promise; the customer's is not."""
     said = statements("Our team will call you back within 24 hours.", "assistant")
     assert [s.topic for s in said] == ["promise"] and "24 hours" in said[0].text
+    for text in ["Our returns desk partner will phone you on Monday.",
+                 "I'll look at the logs and then reply to you tonight.",
+                 "快递师傅明天会上门取件。"]:
+        assert [s.topic for s in statements(text, "assistant")] == ["promise"], text
+    assert statements("The refund will reach your card in 1-3 days.", "assistant") == []
     assert ChatMessage.user("x").role.value == "user"

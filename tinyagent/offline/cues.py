@@ -36,6 +36,8 @@ STRONG = {  # kind -> the words that make it
     "delivery": words(
         r"deliver\w*|ship(?:s|ping|ped)?|courier|"
         r"drop (?:it|them|(?:the )?[\w-]+(?: [\w-]+)?) (?:off|at)|"
+        r"(?:put|place|leave) (?:it|them|(?:the )?[\w-]+) (?:in|at|on|behind|under|by|"
+        r"with|outside|inside|next to|in front of)|"
         r"leave (?:it|them|the \w+|\w+ \w+) (?:with|at|in|outside|by)|"
         r"doorstep|(?:front|back|side) door|door ?bell|reception|front desk|concierge|"
         r"neighbou?rs?|parcel locker|locker|collect(?:ion)?|depot|"
@@ -103,12 +105,13 @@ WEAK = {
 }
 # The agent promises: a first person or a team, a future, and a thing done.
 PROMISE = re.compile(
-    r"\b(?:i|we|our [\w-]+(?: team)?|someone|a colleague|an agent|a [\w-]+|"
-    r"the [\w-]+ team)\s*(?:will|'ll|shall)\s+(?:[\w-]+\s){0,3}?(?:call|phone|"
+    r"\b(?:i|we|someone|(?:our|a|an|the) (?:[\w-]+ ){0,2}[\w-]+)\s*(?:will|'ll|shall)"
+    r"\s+[^.!?]{0,50}?\b(?:call|phone|"
     r"ring|e-?mail|text|message|contact|reply|get back|follow up|send|check|"
     r"arrange|update|collect|book|deliver|notify|let you know|confirm|look into)\b"
-    r"|^(?=.*(?:我|我们|同事|客服|售后|专员|专人|团队|技术人员|快递员))"
+    r"|^(?=.*(?:我|我们|同事|客服|售后|专员|专人|团队|技术人员|快递|物流|师傅))"
     r"(?=.*(?:会|将|稍后|尽快|马上|今天|今晚|明天|\d+\s?(?:小时|天|个工作日)内|[一两三]天内"
-    r"|点前|一[^。！？]{1,8}就))"
+    r"|(?:点|午|晚|天|号|下班|周[一二三四五六日天])前|去(?:问|查|确认|核实|联系)"
+    r"|一[^。！？]{1,8}就))"
     r".*(?:回电|打电话|致电|联系|回复|跟进|发|安排|通知|告诉|确认|核对|寄|取件)",
     re.I)

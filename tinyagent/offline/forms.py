@@ -24,8 +24,9 @@ from .statements import TOPICS, Statement, asks
 from .wording import clauses, reduce, voice
 
 SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])|\n+")
-REFUND = words(r"refund\w*|return(?:s|ed|ing)?|money back|send\w* (?:\w+ )?back|"
-               r"take\w* (?:\w+ )?back|cancel (?:it|the|my|this|that|order)",
+REFUND = words(r"refund\w*|return(?:s|ed|ing)?|money back|"
+               r"(?:send|take|bring)\w* (?:[\w-]+ ){0,3}back|"
+               r"cancel (?:it|the|my|this|that|order)",
                r"退|取消")
 ACK = re.compile(r"^(?:ok(?:ay)?|thanks?(?: you)?|hi|hello|hey|great|good|fine|sure|"
                  r"perfect|cool|got it|i see|understood|no problem|sounds good|never "
@@ -37,11 +38,12 @@ PROHIBIT = words(r"(?:don'?t|do not|never|no need to) (?!know|think|worry|mind|h
                  r"\w+|please,? no \w+", r"别|不要|不用|千万别|勿")
 CONDITION = words(r"^(?:if|unless|should|in case|as long as|once|when)",
                   r"^(?:如果|要是|假如|万一|只要|除非|一旦)")
+BECAUSE = words(r"^(?:because|since|as)", r"^(?:因为|由于)")  # a reason, by its form
 # What a budget or a reason is for, when it names no order or product.
 FOR_WHAT = words(r"(?:for|on) (?:the |a |an |my |our )?((?:next|another|new|other|"
                  r"second|third) \w+|\w+'s \w+)",
                  r"((?:下一|再买一|再来一|另一|第二)[台个副件款部只])")
-PLACE = words(r"door\w*|desk|locker|guard|concierge|address|office|neighbou?rs?|"
+PLACE = words(r"door\w*|gate|desk|locker|guard|concierge|address|office|neighbou?rs?|"
               r"reception|depot|floor|porter|outside|inside|garage|place|house|"
               r"(?:deliver\w*|send|ship) (?:it |them )?to",
               r"门|柜|前台|门卫|地址|公司|驿站|网点|楼|家里|外面|送到|寄到|改送|放")
@@ -57,6 +59,8 @@ def weights(part: str, limit: bool = False) -> dict[str, tuple[int, int]]:
     weak = {k: len(p.findall(part)) for k, p in WEAK.items()}
     if PROHIBIT.search(part):  # "no calls" says contact; "no mop" a preference
         weak["prefers"] = weak.get("prefers", 0) + 1
+    if BECAUSE.search(part.strip()):  # "…, because the lid is cracked": why
+        weak["reason"] = weak.get("reason", 0) + 1
     return {k: (strong.get(k, 0), weak.get(k, 0)) for k in TOPICS
             if strong.get(k) or weak.get(k)}
 

@@ -21,8 +21,8 @@ MAX_TOKENS = 24  # a statement's words, either language
 # Clauses: after a comma, a semicolon, a colon or a dash, and before a conjunction.
 # A comma inside a number ("1,800") and "and" between numbers ("2 and 5 pm") do not.
 CLAUSE = re.compile(r"(?<=[,;:])(?!\d)\s*|(?<=[，；：、])|\s+[-–—]\s+"
-                    r"|(?<!\d)\s+(?=(?:and|but|because|since|so|while|though|"
-                    r"or else)\s(?!\d))|(?<!soon)(?<!much)(?<!long)(?<!such)\s+"
+                    r"|(?<!\d)\s+(?=and\s(?!\d))|\s+(?=(?:but|because|since|so|while|"
+                    r"though|or else)\s)|(?<!soon)(?<!much)(?<!long)(?<!such)\s+"
                     r"(?=as (?:the|it|i|my|this|they|we)\b)"
                     r"|(?=因为|所以|但是|不过|可是|而且)")
 LEAD = re.compile(
