@@ -89,3 +89,19 @@ def test_a_message_dict_without_a_role_is_a_value_error():
     for bad in ({"content": "hi"}, {"role": "robot", "content": "hi"}, "hi"):
         with pytest.raises(ValueError, match="'role'"):
             ChatMessage.from_dict(bad)
+
+
+def test_grounded_ids_are_kept_by_a_record_and_never_sent():
+    """grounded_ids round-trip through to_record/from_dict; to_dict (what a model
+    gets) never carries them; equality and the repr ignore them, so a message
+    reloaded from a store equals the one stored and prints the same."""
+    from tinyagent.messages import ChatMessage
+
+    marked = ChatMessage.assistant("Order 88231 is delivered.", grounded_ids=["88231"])
+    assert marked.grounded_ids == ("88231",)
+    assert "grounded_ids" not in marked.to_dict()
+    back = ChatMessage.from_dict(marked.to_record())
+    assert back == marked and back.grounded_ids == ("88231",)
+    plain = ChatMessage.assistant("Order 88231 is delivered.")
+    assert plain == marked and repr(plain) == repr(marked)
+    assert ChatMessage.from_dict(plain.to_record()).grounded_ids is None

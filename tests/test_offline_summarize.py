@@ -72,15 +72,17 @@ def test_merge_by_entity_newer_status_replaces_older():
     assert "in transit" not in text and "YT5566778899" in lines[0]
 
 
-def test_refund_line_holds_order_amount_and_status():
-    """A refund is one line: its id, its order, its amount and its latest status."""
+def test_refund_line_holds_order_amount_status_and_reason():
+    """A refund is one line: its id, its order, its amount, its latest status and
+    the reason the customer gave, as a ticket notes it."""
     text = summary(NEW)
-    assert ("- Refund RF20260701001: order 88231, ¥1999, pending inspection"
-            in text.splitlines())
+    line = ("- Refund RF20260701001: order 88231, ¥1999, pending inspection, reason: "
+            "vacuum won't go back to its dock")
+    assert line in text.splitlines()
     again = summary("[assistant] Refund RF20260701001 for order 88231 is approved.",
                     text)
-    assert "- Refund RF20260701001: order 88231, ¥1999, approved" in again
-    assert again.count("RF20260701001") == 1
+    assert line.replace("pending inspection", "approved") in again
+    assert again.count("RF20260701001") == 1 and again.count("dock") == 1
 
 
 def test_answered_questions_and_old_open_requests_are_dropped():
@@ -302,3 +304,29 @@ def test_a_chinese_refund_time_answer_becomes_a_policy_line():
     text = summary("[user] 退款多久到账？\n[assistant] 根据我们的规定：退款审核通过后，"
                    "1–3 个工作日内原路退回。")
     assert "1–3 个工作日" in text and "规定" in text
+
+
+def test_product_names_are_shortened_in_both_stores():
+    """A name written brand, model, kind is noted by its model name, in the Chinese
+    store as in the English one; a name of another shape stays whole."""
+    english = summary("[user] where is 90417?\n[assistant] Your order 90417 (BitMall "
+                      "AirX Earbuds) is in transit.")
+    chinese = summary("[user] 90417 到哪了？\n[assistant] 您的订单 90417（比特严选 "
+                      "AirX 无线耳机）目前运输中。承运商 圆通速递，运单号 "
+                      "YT5566778899。")
+    assert english == "- Order 90417: AirX, in transit"
+    assert chinese == "- 订单 90417：AirX，运输中，圆通速递 YT5566778899"
+    assert summary("[user] 好的", chinese) == chinese  # the carrier reads back too
+
+
+def test_a_refunds_next_step_is_no_policy_answer():
+    """The next step of a refund (its own return-shipping terms) is not noted as a
+    policy the customer asked about, in either language."""
+    for answer in ["I've applied for a refund for order 55107: refund number "
+                   "RF20260701001, amount ¥699, status: approved. Next step: 7-day "
+                   "return: send it back; return shipping ¥10–15.",
+                   "已为您提交退款：订单 55107，退款编号 RF20260701001，金额 ¥699，"
+                   "状态：已通过。下一步：七天无理由退货：请将商品寄回；"
+                   "非质量问题的退货运费 ¥10–15 由买家承担。"]:
+        text = summary(f"[user] refund 55107\n[assistant] {answer}")
+        assert "Polic" not in text and "规定" not in text and "RF20260701001" in text

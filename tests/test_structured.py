@@ -236,6 +236,7 @@ def test_a_short_request_quoted_by_the_fallback_cannot_close_the_fence(footer):
     assert footer.strip("[]") in memory.summary
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # warned: a TimeoutError
 def test_a_chinese_fallback_labels_its_lines_and_ids_in_chinese():
     """lang="zh": the fallback quotes requests as 用户问 and keeps dropped ids on the
     Chinese ids line, which reads back among the retrieval hints."""

@@ -9,13 +9,17 @@ is never taken as the answer, and one step runs at most `max_tool_calls_per_step
 tools. `lang` is the language of the agent's system prompt and printed trace: "en",
 "zh", "auto" (each user message's own), or None, the package's setting read at every
 turn (`set_lang("zh")`, notebooks/zh/00). Whatever it is, the model is told to answer
-in the customer's language, and an apology follows the question's language. Here
+in the customer's language, and an apology follows the question's language. The
+messages a turn leaves in memory carry the ids its tools returned (`grounded_ids`):
+a summary then tells a fact from the agent's own claim (memory/entities.py). Here
 is the loop; a turn's bookkeeping is in turn.py, its trace in trace.py (printed by
 trace_lines.py), the checks of its arguments in agent_args.py. Left out: streaming,
 parallel tool execution and human approval of tool calls.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from .agent_args import (
     DEFAULT_PROMPT_TOKENS,
@@ -28,6 +32,7 @@ from .guards import APOLOGIES, apology
 from .lang import get_lang, is_chinese, say
 from .llm import SupportsChat
 from .memory.base import ChatMemory
+from .memory.entities import returned
 from .messages import ChatMessage, Role, clip
 from .tokens import count_messages_tokens
 from .tools.registry import ToolRegistry, check_agent_parts
@@ -184,7 +189,12 @@ class ReActAgent:
             return
         # Only now does memory change: a turn that raised earlier left it as it was.
         kept = own if self.remember_tool_calls else own[:1]
-        messages = [*kept, ChatMessage.assistant(answer)]
+        # What the turn's tools returned: an id the agent writes outside it is its
+        # own claim, and a summary must not keep it as a fact (memory/entities.py).
+        ids = returned(m for m in own if m.role is Role.TOOL)
+        kept = [m if m.role is Role.USER else replace(m, grounded_ids=ids)
+                for m in kept]
+        messages = [*kept, ChatMessage.assistant(answer, grounded_ids=ids)]
         try:  # a session's add_all stores the whole turn in one transaction
             add_all = getattr(self.memory, "add_all", None)
             if add_all is not None:

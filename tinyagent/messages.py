@@ -70,6 +70,13 @@ class ChatMessage:
     content: str
     tool_call_id: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    # The ids a turn's tool results returned, set by the agent on the messages it
+    # remembers of that turn (notebook 07): an id the agent wrote that is not among
+    # them is its own claim, which a summary must not keep as a fact. None: not
+    # known (a hand-built or older message), every id it names counts. Kept by the
+    # stores (`to_record`), never sent to a model (`to_dict`), not part of equality.
+    grounded_ids: tuple[str, ...] | None = field(default=None, compare=False,
+                                                 repr=False)
     # Filled in by tokens.count_message_tokens the first time it counts this message,
     # so a message is tokenized once however often a memory asks: a turn then costs
     # the same with ten messages held or ten thousand.
@@ -85,6 +92,8 @@ class ChatMessage:
         if bad is not None:  # a dict here would break every memory that reads it
             raise TypeError(f"tool_calls must hold ToolCall objects, got "
                             f"{type(bad).__name__}: ToolCall(id, name, arguments)")
+        if self.grounded_ids is not None:
+            object.__setattr__(self, "grounded_ids", tuple(self.grounded_ids))
         if self.role is Role.TOOL and not self.tool_call_id:
             raise ValueError("a tool message needs tool_call_id (the id of its call)")
 
@@ -99,9 +108,10 @@ class ChatMessage:
 
     @classmethod
     def assistant(cls, content: str = "",
-                  tool_calls: tuple[ToolCall, ...] | list[ToolCall] = ()
-                  ) -> ChatMessage:
-        return cls(Role.ASSISTANT, content, tool_calls=tuple(tool_calls))
+                  tool_calls: tuple[ToolCall, ...] | list[ToolCall] = (),
+                  grounded_ids: tuple[str, ...] | None = None) -> ChatMessage:
+        return cls(Role.ASSISTANT, content, tool_calls=tuple(tool_calls),
+                   grounded_ids=grounded_ids)
 
     @classmethod
     def tool(cls, tool_call_id: str, content: str) -> ChatMessage:
@@ -117,9 +127,21 @@ class ChatMessage:
             d["tool_call_id"] = self.tool_call_id
         return d
 
+    def to_record(self) -> dict[str, Any]:
+        """What a store keeps: `to_dict`, and the ids the turn's tools returned.
+
+        A real provider rejects a message key it does not know, so `grounded_ids`
+        is in the record only, never in what `to_dict` sends.
+        """
+        record = self.to_dict()
+        if self.grounded_ids is not None:
+            record["grounded_ids"] = list(self.grounded_ids)
+        return record
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ChatMessage:
-        """Build a message from a Chat Completions dict (the inverse of to_dict)."""
+        """Build a message from a Chat Completions dict (the inverse of to_dict), or
+        from a stored record (the inverse of to_record)."""
         if not isinstance(d, dict) or d.get("role") not in {r.value for r in Role}:
             role = d.get("role") if isinstance(d, dict) else None
             raise ValueError(f"a message dict needs a 'role' of system, user, "
@@ -129,8 +151,14 @@ class ChatMessage:
                      parse_arguments(c["function"].get("arguments")))
             for c in d.get("tool_calls") or ()
         )
+        grounded = d.get("grounded_ids")
+        if grounded is not None and not (isinstance(grounded, list) and all(
+                isinstance(i, str) for i in grounded)):
+            raise ValueError(f"a message's grounded_ids must be a list of ids, got "
+                             f"{clip(repr(grounded), 40)}")
         return cls(Role(d["role"]), d.get("content") or "",
-                   tool_call_id=d.get("tool_call_id"), tool_calls=calls)
+                   tool_call_id=d.get("tool_call_id"), tool_calls=calls,
+                   grounded_ids=None if grounded is None else tuple(grounded))
 
     def preview(self, width: int = 80) -> str:
         """One line for tables and printouts, cut at `width` characters."""

@@ -60,9 +60,12 @@ class RecordedRun(Sequence):
         self._blocks: list[list] = []  # each call's request_tokens, read once
 
     def __getitem__(self, i: Any) -> Any:
-        pairs = [(c.request, c.reply) for c in self.calls[i]] if isinstance(
-            i, slice) else (self.calls[i].request, self.calls[i].reply)
-        return pairs
+        """A (request, reply) pair; a slice is a run of those calls (billable)."""
+        if isinstance(i, slice):
+            part = RecordedRun()
+            part.calls = self.calls[i]
+            return part
+        return self.calls[i].request, self.calls[i].reply
 
     def __len__(self) -> int:
         return len(self.calls)

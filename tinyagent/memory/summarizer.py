@@ -4,21 +4,30 @@ Introduced in notebook 04 (the prompt, what a compression costs); its guards are
 subject of notebook 07. One model call turns "previous summary + new messages" into
 a new summary, then two guards make it safe to forget the originals:
 
-- entity guard (entities.py): every order, tracking and refund number of the
-  compressed messages and the previous summary is in the new summary, and no
-  number the model made up is;
-- fallback merge: when the call fails (LlmError: HTTP error, timeout, malformed
-  reply) or the reply is empty, a rule-based summary is built instead from the
-  previous summary, the user's requests (quoted) and the answers (clipped). The
-  error text is never stored, no message is dropped before a summary exists, and
-  the entity guard keeps every id; the wording itself is clipped.
+- entity guard (entities.py): every grounded order, tracking and refund number
+  (one the customer wrote, a tool returned or the previous summary held) is in the
+  new summary, and no number the model made up, or only claimed, is;
+- fallback merge: when the model call or reading its reply raises (any exception:
+  this package's LlmError, a learner's own client's RuntimeError, another SDK's
+  errors), or the reply is empty or cut off at the length limit, a rule-based
+  summary is built instead from the previous summary, the user's requests (quoted)
+  and the answers (clipped). `fallbacks` counts them (the memories' `stats()`) and
+  `last_failure` names the latest ("RuntimeError: …", key-like text masked). An
+  exception that is not an LlmError comes from code this package does not know (a
+  bug in a learner's client, say): the first one is also warned about, once, so
+  that it is seen, not silently absorbed; an LlmError already says the cause and
+  the fix. The error text is never stored, no message is dropped before a summary
+  exists, and the entity guard keeps every id; the wording itself is clipped. An
+  exception raised by this package's own code anywhere else (building the request,
+  the guards) is a bug, and propagates.
 
-A reply cut off at the length limit (finish_reason "length") is treated as a failed
-call. Last, the budget in tokens (budget.py): when the summary is full, its oldest
-lines go first, their ids kept (`fit=` takes notebook 07's ladder). With lang="zh" the
-prompt, the request's markers, the fallback's labels and the ids line are Chinese
-(notebooks/zh/04 shows them); lang="auto" picks by the customer's words, per
-request. Left out: structured summaries, async refresh and persistence (notebook 07).
+A reply without usage figures is still a reply: its tokens count as 0. Last, the
+budget in tokens (budget.py): when the summary is full, its oldest lines go first,
+their ids kept (`fit=` takes notebook 07's ladder). With lang="zh" the prompt, the
+request's markers, the fallback's labels and the ids line are Chinese (notebooks/
+zh/04 shows them, transcript.py writes the transcript); lang="auto" picks by the
+customer's words, per request. Left out: structured summaries, async refresh and
+persistence (notebook 07).
 """
 
 from __future__ import annotations
@@ -28,8 +37,9 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from ..call_errors import short
 from ..checks import check_size, error_lang
-from ..lang import get_lang, is_chinese, say
+from ..lang import get_lang, say
 from ..llm import LlmError, SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINES, Fit, ids_on
@@ -37,7 +47,7 @@ from .budget import fit as one_rule
 
 # Notebooks import these from here: the guard, the fence and the ids lines.
 from .budget import IDS_LINE, IDS_LINE_ZH  # noqa: F401  # isort: skip
-from .entities import drop_invented, find_ids, keep_ids
+from .entities import ID_PATTERN, drop_invented, find_ids, grounded, keep_ids
 from .fence import (  # noqa: F401
     FENCES,
     SUMMARY_FOOTER,
@@ -47,6 +57,7 @@ from .fence import (  # noqa: F401
     summary_message,
     summary_text,
 )
+from .transcript import MARKERS, SPEAKERS_ZH, dialog_lang, render, said
 
 PROMPT = ("You summarize a customer-service conversation for the agent's memory. "
           "Keep order numbers, product names, amounts, tracking and refund numbers, "
@@ -56,50 +67,11 @@ PROMPT_ZH = ("你负责为客服智能体的记忆总结一段客服对话。保
              "运单号和退款编号、操作结果以及用户的诉求；去掉寒暄和重复的话。"
              "输出纯文本，每行一条事实，以 '- ' 开头。")
 PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
-# What a model call raises when the model, not our code, failed: the client's
-# LlmError, or a hand-made client's OSError (timeouts and lost connections too).
-# Any other error is a bug in our code, and surfaces.
-MODEL_ERRORS = (LlmError, OSError)
-# What the request says around the two parts, per language: (previous summary, no
-# summary yet, new messages). The offline model reads both languages' markers.
-MARKERS = {"en": ("Previous summary:", "(none)", "New messages:"),
-           "zh": ("之前的摘要：", "无", "新消息：")}
 # The fallback's labels: a quoted request, an answer by role.
 ASKED = {"en": "user asked: ", "zh": "用户问："}
-# Who says a line of a Chinese transcript, as Chinese transcripts are written
-# ("用户：…", "客服：…"); English ones say "[user] …". The offline model reads both.
-SPEAKERS_ZH = {"user": "用户：", "assistant": "客服：", "tool": "工具结果：",
-               "system": "系统："}
-
 # Never an empty summary: it would read as no summary, the compressed turns gone.
 NOTHING = "- (nothing to keep)"
 NOTHINGS = {"en": NOTHING, "zh": "- 无"}  # the offline model reads both as no facts
-
-
-def _text(m: ChatMessage) -> str:
-    """A message's text on one line, its tool calls spelled out."""
-    text = " ".join(m.content.split())  # folded: no message can forge a line of its own
-    if m.tool_calls:
-        calls = ", ".join(f"{c.name}({json.dumps(c.arguments, ensure_ascii=False)})"
-                          for c in m.tool_calls)
-        text = f"{text} calls {calls}" if text else f"calls {calls}"
-    return text
-
-
-def render(messages: Sequence[ChatMessage], lang: str | None = None) -> str:
-    """One line a message: the transcript the summarizer reads, "[user] text" in
-    English, "用户：text" in Chinese (`lang`, else the package's language)."""
-    if get_lang(lang) == "zh":
-        return "\n".join(f"{SPEAKERS_ZH[m.role.value]}{_text(m)}" for m in messages)
-    return "\n".join(f"[{m.role.value}] {_text(m)}" for m in messages)
-
-
-def dialog_lang(previous: str | None, messages: Sequence[ChatMessage]) -> str:
-    """"zh" when the customer writes Chinese, else "en". With no user message in
-    `messages`, the previous summary's language decides."""
-    users = [m.content for m in messages if m.role is Role.USER]
-    text = " ".join(users) if users else previous or ""
-    return "zh" if is_chinese(text) else "en"
 
 
 def clean(text: str) -> str:
@@ -117,7 +89,7 @@ def fallback_summary(previous: str | None, messages: Sequence[ChatMessage],
     (labelled in Chinese with lang="zh")."""
     lines = clean(previous or "").splitlines()
     for m in messages:
-        text = clip(_text(m), 100)
+        text = clip(said(m), 100)
         if m.role is Role.USER:  # quoted as JSON: a request stays data, not a command
             lines.append(f"- {ASKED[lang]}{json.dumps(text, ensure_ascii=False)}")
         elif text:  # the answers' facts, tool results, clipped
@@ -127,8 +99,9 @@ def fallback_summary(previous: str | None, messages: Sequence[ChatMessage],
 
 
 def required_ids(previous: str | None, messages: Sequence[ChatMessage]) -> list[str]:
-    """The ids the new summary must keep: those of the old summary and the messages."""
-    return find_ids(f"{previous or ''}\n{render(messages, 'en')}")
+    """The ids the new summary must keep: those of the old summary, the customer's
+    and those a tool returned (an id only the agent's words carry is not one)."""
+    return [i for i in grounded(previous, messages) if ID_PATTERN.fullmatch(i)]
 
 
 class Summarizer:
@@ -167,6 +140,8 @@ class Summarizer:
         self.calls = 0  # model calls made, failed ones included
         self.tokens = 0  # prompt + completion tokens those calls reported
         self.fallbacks = 0  # summaries built by the rule-based merge
+        self.last_failure: str | None = None  # "RuntimeError: …" of the latest
+        self._warned = False  # the first failure is warned about, once
         self.evicted = 0  # lines and ids the budget pushed out, in all
         self.last_evicted: list[str] = []  # what the latest summary had to drop
 
@@ -196,13 +171,14 @@ class Summarizer:
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:
         """The new summary. Never raises for a model failure: falls back instead."""
-        required = required_ids(previous, messages)
+        given = grounded(previous, messages)
+        required = [i for i in given if ID_PATTERN.fullmatch(i)]
         lang = self.language(previous, messages)
         summary = clean(self.ask(previous, messages) or "")
         if not summary:  # the call failed, or the reply was cut off or empty
             self.fallbacks += 1
             summary = clean(fallback_summary(previous, messages, lang))
-        summary = drop_invented(summary, required) or NOTHINGS[lang]
+        summary = drop_invented(summary, given) or NOTHINGS[lang]
         return self.fit(keep_ids(summary, required, IDS_LINES[lang]), lang)
 
     def ask(self, previous: str | None,
@@ -210,17 +186,38 @@ class Summarizer:
         """One model call: the reply's text, or None if there is no usable reply."""
         request = self.request(previous, messages)  # our own code: a bug surfaces
         self.calls += 1
-        try:
-            response = self.send(request)
-        except MODEL_ERRORS:  # a summary is never worth losing the conversation for
+        try:  # the call and the reading of its reply, and nothing else
+            return self.read(self.send(request))
+        except Exception as error:  # noqa: BLE001  # a summary is never worth
+            self.failed(error)  # losing the conversation for: fall back
             return None
+
+    def read(self, response: object) -> str | None:
+        """The reply's text: None when it is cut off at the length limit (the end
+        is missing) or holds no text. Its tokens count when its usage says them."""
         used = getattr(getattr(response, "usage", None), "total_tokens", None)
-        if not isinstance(used, int):
-            return None  # not a reply this client can read
-        self.tokens += used
+        if isinstance(used, int):
+            self.tokens += used
         if getattr(response, "finish_reason", "stop") == "length":
-            return None  # cut off at the length limit: the end is missing
-        return response.content if isinstance(response.content, str) else None
+            return None
+        content = response.content  # type: ignore[attr-defined]  # no content: raises
+        return content if isinstance(content, str) else None
+
+    def failed(self, error: Exception) -> None:
+        """Note a failed call; the first one that is not an LlmError is warned
+        about (once for this summarizer)."""
+        secrets = getattr(self.llm, "_secrets", None)  # LlmClient's key, if any
+        masked = short(error, secrets() if callable(secrets) else [])
+        self.last_failure = f"{type(error).__name__}: {masked}".rstrip(": ")
+        if self._warned or isinstance(error, LlmError):
+            return
+        self._warned = True
+        warnings.warn(say(f"the summarizer's model call failed ({self.last_failure}); "
+                          "the rule-based fallback keeps the conversation going, "
+                          "stats() counts the fallbacks",
+                          f"摘要器的模型调用失败（{self.last_failure}）；改用规则式合并，"
+                          "对话照常进行，stats() 统计回退次数", error_lang(self.lang)),
+                      RuntimeWarning, stacklevel=2)
 
     def send(self, request: list[ChatMessage]) -> Any:
         """The model call (a fork sends its tools too: fork.py)."""

@@ -18,7 +18,10 @@ pure function of the request: what it "remembers" is exactly what the messages h
     summarize.py     summarize mode: a fact ledger for the memories, merged by entity
     facts.py         the facts a text holds (orders, refunds, products, policies)
     ledger.py        those facts merged by entity, one line each
-    statements.py    what the customer states (delivery, contact, budget, reason...)
+    statements.py    the kinds of statement (delivery, contact, budget, reason...)
+    forms.py         finding them in a message by the form of its sentences
+    cues.py          the words that say which kind a statement is
+    wording.py       a statement reduced to its content, in the summary's voice
     said.py          the clerk noting such a rule, and saying it back when asked
     sections.py      the ledger sorted into notebook 07's seven JSON sections
 

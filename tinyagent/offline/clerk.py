@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from . import intents, replies, said, searches
+from . import forms, intents, replies, said, searches
 from .catalog import compare, knowledge_texts, price_or_buy, promotion, recommend
 from .conversation import Conversation
 from .step import Reply, ask_tools
@@ -59,7 +59,10 @@ def refund(c: Conversation) -> Reply:
         return Reply(replies.ask_order(c.lang))
     result = c.result("applyRefund", order_id=order)
     if result is None:
-        call = ("applyRefund", {"order_id": order, "reason": c.user_text})
+        # The reason in the words a summary keeps ("strap snapped after two days"),
+        # not the whole message: the tool's record and the summary's line agree.
+        call = ("applyRefund", {"order_id": order,
+                                "reason": forms.refund_reason(c.user_text, order)})
         return (ask_tools(c, "refund", call, about=[order])
                 or Reply(replies.cannot_check(c.lang)))
     if "refund_id" not in result:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import intents
+from . import forms, intents
 
 AMOUNT = re.compile(r"¥\s?\d+(?:,\d{3})*(?:\.\d+)?")
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -73,7 +73,7 @@ QUALIFIERS = [  # (words, the short form kept)
     (r"非质量问题", "非质量问题"), (r"\bbuyer\b", "buyer pays"), (r"买家", "买家承担"),
     (r"\b(?:seller|we) pays?\b|\bfree\b", "free"), (r"卖家|包邮|免费", "免费")]
 QUALIFIER = [(re.compile(words, re.I), short) for words, short in QUALIFIERS]
-SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
+SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")  # "；" goes on
 
 
 @dataclass
@@ -101,8 +101,22 @@ def product_of(text: str) -> str | None:
     brand = intents.BRAND_PHRASE.search(text)
     if brand:
         return brand.group()
-    names = intents.products(text)
+    names = forms.products(text)  # "error E12" names no product
     return names[0] if names else None
+
+
+def short_name(name: str) -> str:
+    """A product as a note names it: by its model name when the name is written
+    brand, model, kind ("BitMall S10 Pro Robot Vacuum", "比特严选 AirX 无线耳机" ->
+    "S10 Pro", "AirX"), as the customer says it; any other name as it is ("Acme
+    Blender X2": no brand and kind around the model to drop)."""
+    models = forms.products(name)
+    at = name.lower().find(models[0].lower()) if len(models) == 1 else -1
+    if at < 0:
+        return name
+    before, after = name[:at].strip(), name[at + len(models[0]):].strip()
+    brand = intents.BRAND_PHRASE.fullmatch(name) is not None
+    return models[0] if brand or (before and after) else name
 
 
 def tracking_of(text: str) -> dict[str, str]:
@@ -110,9 +124,11 @@ def tracking_of(text: str) -> dict[str, str]:
     match = intents.TRACKING_ID.search(text)
     if not match:
         return {}
-    carrier = CARRIER.search(text) or CARRIER_BEFORE.search(text[: match.start()])
+    carrier = CARRIER.search(text)
     name = carrier.group(1).strip() if carrier else ""
-    name = "" if intents.TRACKING_ID.search(name) else name
+    if not name or intents.TRACKING_ID.search(name):  # "中通快递 ZT…": named before it
+        before = CARRIER_BEFORE.search(text[: match.start()])
+        name = before.group(1).strip() if before else ""
     return {"tracking": f"{name} {match.group()}".strip()}
 
 
@@ -126,9 +142,7 @@ def order_fields(text: str) -> dict[str, str]:
     if first and (status_of(first) or AMOUNT.search(first) or DATE.search(first)
                   or intents.TRACKING_ID.search(first)):
         first = ""  # no product on that line: its first field is another fact
-    product = first or product_of(text)
-    if product and intents.BRAND_PHRASE.fullmatch(product):  # the model name will do
-        product = (intents.products(product) or [product])[0]
+    product = short_name(first or product_of(text) or "")
     found = {"product": product, "amount": _first(AMOUNT, text),
              "status": status_of(text)}  # not its date: the status is what is asked
     return {k: v for k, v in found.items() if v} | tracking_of(text)
@@ -179,9 +193,9 @@ def read_sentence(s: str, context: dict[str, str]) -> list[Fact]:
     if intents.TRACKING_ID.search(s) and "order" in context:
         return [Fact("order", context["order"], tracking_of(s))]
     if LATEST.match(s) and "order" in context:
-        latest = re.sub(r"^\d{4}-(\d\d-\d\d) [\d:]+", r"\1", LATEST.sub("", s))
+        latest = re.sub(r"^\d{4}-\d\d-\d\d [\d:]+\s*", "", LATEST.sub("", s))
         return [Fact("order", context["order"],
-                     {"latest": clip(latest.rstrip("."), 50)})]
+                     {"latest": clip(latest.rstrip(".。"), 50)})]
     if OFFER_INTRO.match(s) and "product" in context:
         offer = OFFER_INTRO.sub("", s).rstrip("。.")
         return [Fact("product", context["product"], {"offer": offer})]

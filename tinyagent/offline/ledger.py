@@ -8,18 +8,23 @@ as a careful writer would note them (facts.py reads them). `Ledger` merges by
 entity: a newer field replaces an older one, an unchanged fact is never written
 twice, and a changed one moves to the end, so the oldest lines and items are the
 oldest news. Products and policies can be looked up again, so only the newest few
-stay. The lines render in the language of the conversation, with its labels, and
-`read_item` reads a shared line's items back. Left out: ranking by importance (the
-memory's budget decides what goes, budget.py).
+stay. What the customer stated is keyed by what it is about: a later rule about the
+same thing replaces it, two reasons for one order add up, and a refund's reason is
+written on the refund's line. The lines render in the language of the conversation,
+with its labels, and `read_item` reads a shared line's items back. Left out:
+ranking by importance (the memory's budget decides what goes, budget.py).
 """
 
 from __future__ import annotations
 
 import re
 
+from ..lang import is_chinese
 from .facts import OFFER_LABEL, STATUS, Fact
+from .forms import about
 from .statements import TOPICS as STATED
 from .statements import Statement, label_of_line
+from .voice import MAX_TOKENS, fit
 
 GROUPS = {  # kind -> (English, Chinese) label of the one line its facts share
     "product": ("Products", "商品"), "policy": ("Policies", "规定")}
@@ -37,7 +42,8 @@ LABELS = {  # kind -> (English, Chinese) label of its ledger line
     "note": ("Note", "备注"), **STATED}
 # Lines of free text, not fields; a "line" is one the ledger could not read, kept
 # as it was written (shortened). What the customer stated (statements.py) is text
-# too: one line a topic, so a later statement replaces the earlier one.
+# too: one line for each thing it is about, so a later statement about the same
+# thing replaces the earlier one.
 TEXT_KINDS = ("policy", "open", "note", "line", *STATED)
 
 
@@ -56,6 +62,8 @@ class Ledger:
             return
         # "SF123…" alone is no news after "SF Express SF123…": only new values count.
         news = {k: v for k, v in fact.fields.items() if v not in old.fields.get(k, "")}
+        if fact.kind == "reason" and "text" in news:  # a second reason adds to it
+            news["text"] = more_reasons(old.fields["text"], news["text"])
         merged = old.fields | news
         # A newer status, tracking or price replaces the old. A product or policy
         # said again is news too: the newest few of those are the ones that stay.
@@ -76,9 +84,19 @@ class Ledger:
         its newest item is, items oldest first."""
         facts = list(self.facts.values())
         last = {f.kind: k for k, f in enumerate(facts)}
+        # A refund's reason goes on the refund's line, as a ticket notes it.
+        refunded = {f.fields.get("order") for f in facts if f.kind == "refund"}
+        reasons = {f.key: f for f in facts if f.kind == "reason" and f.key in refunded}
         lines = []
         for k, fact in enumerate(facts):
-            if fact.kind not in GROUPS:
+            why = reasons.get(fact.fields.get("order", "")) if fact.kind == "refund" \
+                else None
+            if fact.kind == "reason" and fact.key in reasons:
+                continue
+            if why is not None:
+                lines.append(render(fact, zh) + ("，原因：" if zh else ", reason: ")
+                             + why.fields.get("text", ""))
+            elif fact.kind not in GROUPS:
                 lines.append(render(fact, zh))
             elif last[fact.kind] == k:
                 kept = [f for f in facts if f.kind == fact.kind][-KEPT[fact.kind]:]
@@ -86,6 +104,17 @@ class Ledger:
                 colon, sep = ("：", "；") if zh else (": ", "; ")
                 lines.append(GROUPS[fact.kind][zh] + colon + sep.join(items))
         return lines
+
+
+def more_reasons(old: str, new: str) -> str:
+    """Two reasons for one order, both kept ("cuts out, shows error E45"): what is
+    wrong adds up, unlike a rule, which the newer words replace. The oldest go when
+    they outgrow two statements' budget."""
+    zh = is_chinese(old + new)
+    joint = f"{old}，{new}" if zh else f"{old}, {new}"
+    parts = [p for p in re.split(r"[,，]\s*", joint) if p]
+    parts = list(dict.fromkeys(parts))
+    return fit(parts, zh, ranks=list(range(len(parts))), max_tokens=2 * MAX_TOKENS)
 
 
 def item(fact: Fact, zh: bool) -> str:
@@ -107,9 +136,12 @@ def render(fact: Fact, zh: bool) -> str:
     f = dict(fact.fields)
     if fact.kind == "line":
         return f.get("text", "")
-    if fact.kind == "reason" and f.get("order"):  # the order the reason is about
-        about = f"（订单 {f['order']}）" if zh else f" (order {f['order']})"
-        return f"{LABELS['reason'][zh]}{about}{colon}{f.get('text', '')}"
+    if fact.kind in STATED and f.get("about"):  # what it is about, when unsaid
+        shown = f["about"]
+        if re.fullmatch(r"\d{5}", shown):
+            shown = f"订单 {shown}" if zh else f"order {shown}"
+        shown = f"（{shown}）" if zh else f" ({shown})"
+        return f"{LABELS[fact.kind][zh]}{shown}{colon}{f.get('text', '')}"
     if fact.kind in TEXT_KINDS:
         return f"{LABELS[fact.kind][zh]}{colon}{f.get('text', '')}"
     if "status" in f:
@@ -142,17 +174,19 @@ def read_item(kind: str, text: str) -> Fact:
     return Fact("policy", topic, {"text": text[len(label):].strip()})
 
 
-def as_fact(said: Statement, order: str | None = None) -> Fact:
-    """A statement as a ledger fact, keyed so that a later one replaces it: one a
-    topic, a reason one an order, a preference one a wording (there can be many)."""
-    if said.topic == "reason" and order:
-        return Fact("reason", order, {"text": said.text, "order": order})
-    key = said.text.lower() if said.topic == "prefers" else ""
-    return Fact(said.topic, key, {"text": said.text})
+def as_fact(said: Statement) -> Fact:
+    """A statement as a ledger fact, keyed by what it is about, so that a later one
+    replaces it only when both are about the same thing; what the words do not say
+    themselves (the order of a reason, a budget's condition) is shown in brackets."""
+    shown = "" if said.subject == about(said.topic, said.text) else said.subject
+    return Fact(said.topic, said.subject, {"text": said.text, "about": shown})
 
 
 def read_line(line: str) -> Fact | None:
     """A ledger line such as "Delivery: after 6 pm" or "原因（订单 88231）：…" back
     into its fact (either language); None for any other line."""
     found = label_of_line(line)
-    return as_fact(Statement(found[0], found[1]), found[2]) if found else None
+    if found is None:
+        return None
+    kind, text, shown = found
+    return as_fact(Statement(kind, text, shown or about(kind, text)))

@@ -1,11 +1,13 @@
 """The JSON summary of notebook 07: the ledger's lines sorted into seven sections.
 
 Used by summarize.py when the summarizer's system prompt asks for JSON. Each ledger
-line goes to the sections it belongs to, by its label or its status: an order or a
-refund is a confirmed fact, a delivered one is resolved too, a pending one pending;
-what the customer asked for (delivery, contact, budget, preferences) is a
-constraint; an agent's promise is pending. Left out: the goal's wording beyond the
-last open request.
+line goes to one section, by its label or its status, so that no fact is paid for
+twice: what is still open (a pending refund, an order in transit, the agent's
+promise) is pending; what the customer asked for (delivery, contact, budget,
+preferences) and told about themselves (a note) is a constraint; a delivered order
+or an approved refund is resolved; the other orders, refunds and reasons are
+confirmed facts; products and policies are the running summary, which otherwise
+repeats the latest line. Left out: the goal's wording beyond the last open request.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 
 from . import intents
 from .facts import IDS, clip
-from .statements import TOPICS
+from .ledger import as_fact, render
+from .statements import TOPICS, reason_on_refund
 
 # Per section of the JSON summary: a structured summary stays readable, and bounded,
 # only if each of its sections is (notebook 07 sets the same caps on its side).
@@ -26,7 +29,7 @@ PENDING = re.compile(r"^(Open request|待处理|Promise|承诺)|pending|in trans
                      r"|not shipped|待|运输中|未发货")
 # What the customer asked for: the section "preferences and constraints".
 STATED = re.compile("^(" + "|".join(label for topic in ("budget", "contact",
-                    "delivery", "prefers") for label in TOPICS[topic]) + ")")
+                    "delivery", "prefers", "note") for label in TOPICS[topic]) + ")")
 RESOLVED = re.compile(r"delivered|approved|refunded|已签收|已通过|已退款")
 
 
@@ -41,19 +44,45 @@ def id_hint(value: str, zh: bool = False) -> str:
     return f"{kind} {value}"
 
 
+def items_of(lines: list[str], zh: bool) -> list[str]:
+    """The ledger's lines as items: a refund's reason is an item of its own, so
+    that clipping the refund's line to 80 characters never cuts it."""
+    items = []
+    for line in lines:
+        split = reason_on_refund(line)
+        items += [split[0], render(as_fact(split[1]), zh)] if split else [line]
+    return items
+
+
+def section_of(item: str) -> str:
+    """The one section an item goes to: what is open first, then what the customer
+    asked for, then what is settled, then the other facts; the rest is running."""
+    for key, pattern in (("pending", PENDING), ("preferences", STATED),
+                         ("resolved", RESOLVED), ("confirmed_facts", SECTIONS)):
+        if pattern.search(item):
+            return key
+    return "running_summary"
+
+
 def structured(lines: list[str], zh: bool = False) -> dict[str, Any]:
-    """The seven sections of notebook 07, each capped at 6 items of 80 characters."""
-    def pick(pattern: re.Pattern[str]) -> list[str]:
-        chosen = [clip(line, MAX_ITEM_CHARS) for line in lines if pattern.search(line)]
-        return chosen[-MAX_ITEMS:]
+    """The seven sections of notebook 07, each item in one of them, each section
+    capped at 6 items of 80 characters; a section's overflow, oldest first, joins
+    the running summary (which the same cap bounds)."""
+    sections: dict[str, list[str]] = {k: [] for k in (
+        "running_summary", "confirmed_facts", "preferences", "resolved", "pending")}
+    for item in items_of(lines, zh):
+        sections[section_of(item)].append(clip(item, MAX_ITEM_CHARS))
+    for key in ("confirmed_facts", "preferences", "resolved", "pending"):
+        overflow = sections[key][:-MAX_ITEMS]
+        sections[key] = sections[key][-MAX_ITEMS:]
+        sections["running_summary"][:0] = overflow
     asks = [re.split(r"[:：]\s*", line, maxsplit=1)[-1] for line in lines
             if line.startswith(("Open request", "待处理"))]
     ids = [id_hint(i, zh) for i in dict.fromkeys(IDS.findall("\n".join(lines)))]
     nothing = "（没有需要保留的内容）" if zh else "(nothing to keep)"
-    return {"running_summary": "\n".join(lines) or nothing,
+    # What no other section holds (products, policies), else the latest news.
+    running = sections.pop("running_summary")[-MAX_ITEMS:] or [
+        clip(line, MAX_ITEM_CHARS) for line in lines[-1:]]
+    return {"running_summary": "\n".join(running) or nothing,
             "goal": clip(asks[-1], MAX_ITEM_CHARS) if asks else "",
-            "confirmed_facts": pick(SECTIONS),
-            "preferences": pick(STATED),
-            "resolved": pick(RESOLVED),
-            "pending": pick(PENDING),
-            "retrieval_hints": ids[-MAX_ITEMS:]}
+            **sections, "retrieval_hints": ids[-MAX_ITEMS:]}

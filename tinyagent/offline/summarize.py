@@ -4,11 +4,11 @@ Introduced in notebook 00 (tour) and used from notebook 04 on. When a request of
 no tools and its system prompt asks for a summary, the model writes what a good
 model writes: a fact ledger (ledger.py), one short line per order or refund, one
 for the products, one for the policy answers, and one per thing the customer stated
-or the agent promised, in their words (statements.py). The previous summary is read
+or the agent promised, reduced to their content (forms.py). The previous summary is read
 back into the ledger first, then the new messages update it: a newer status replaces
 an older one, a fact is never written twice, answered questions are dropped and the
 last unanswered one is kept as an open request. Text it does not recognise degrades
-to a short line that keeps its ids, or a statement's key words. A Chinese
+to a short line that keeps its ids; a statement no kind fits is a short note. A Chinese
 conversation gets Chinese labels. A system prompt that mentions JSON gets the
 structured seven-section object of notebook 07 (sections.py). Left out: a length
 cap (the memory's summarizer enforces its budget) and judging importance beyond the
@@ -25,9 +25,10 @@ from ..lang import is_chinese
 from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
+from .forms import statements
 from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_item, read_line
 from .sections import structured
-from .statements import is_question, key_words, statements
+from .statements import reason_on_refund
 
 # A transcript line: "[user] …" (English) or "用户：…" (Chinese), with its speaker.
 ENTRY = re.compile(r"^(?:\[(user|assistant|tool|system)\]|(用户|客服|工具结果|系统)：)"
@@ -135,6 +136,10 @@ def read_previous(ledger: Ledger, block: str) -> None:
         line = raw.strip().removeprefix("- ").strip()
         if not line or NONE.match(line) or IDS_LINE.match(line):
             continue
+        refund = reason_on_refund(line)  # "Refund RF…: …; reason: …": two facts
+        if refund is not None:
+            line = refund[0]
+            ledger.add(as_fact(refund[1]))
         stated = read_line(line)  # "Delivery: after 6 pm": what the customer said
         if stated:
             ledger.add(stated)
@@ -191,7 +196,9 @@ def fact_lines(messages: list[dict[str, Any]]) -> list[str]:
             text = tool_fact(parse_result(text[start:] if start >= 0 else text)) or ""
         if role == "user":
             order = (intents.ORDER_ID.findall(text) or [context.get("order")])[0]
-            stated = [as_fact(said, order) for said in statements(text)]
+            if order:  # "I'd like to return it: …" is about the order named last
+                context["order"] = order
+            stated = [as_fact(said) for said in statements(text, "user", order)]
             for fact in stated:  # in the customer's words: what they want, and why
                 ledger.add(fact)
             if index == last_user and not any(
@@ -199,9 +206,6 @@ def fact_lines(messages: list[dict[str, Any]]) -> list[str]:
                 ledger.add(Fact("open", text, {"text": clip(text, 80)}))
             elif not stated:
                 unknown.append(text)
-                if not is_question(text) and intents.detect_intent(text) == "help" \
-                        and len(key_words(text)) > (4 if zh else 12):  # no cue knows it
-                    ledger.add(Fact("note", key_words(text), {"text": key_words(text)}))
             continue
         for promise in statements(text, "assistant"):  # "we'll call you back …"
             ledger.add(as_fact(promise))

@@ -139,4 +139,5 @@ class CompactChatMemory(BaseChatMemory):
     def stats(self) -> dict[str, Any]:
         return {**super().stats(), "compressions": self.compression_count,
                 "summarizer_calls": self.summarizer.calls,
-                "summarizer_tokens": self.summarizer.tokens}
+                "summarizer_tokens": self.summarizer.tokens,
+                "fallbacks": self.summarizer.fallbacks}

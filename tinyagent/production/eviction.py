@@ -42,8 +42,10 @@ OPEN = re.compile(r"pending|in transit|not shipped|processing|awaiting|open requ
                   r"|user asked|用户问"  # a request the fallback quoted: open
                   # what the customer asked for and why, and what the agent promised:
                   # they hold until the customer says otherwise, so they count as open
-                  r"|^- (?:Delivery|Contact|Budget|Reason|Preference|Promise|Note|送货"
-                  r"|联系方式|预算|原因|偏好|承诺|备注)\b", re.I)
+                  r"|^- (?:Delivery|Contact|Budget|Reason|Preference|Promise|Note"
+                  r"|配送|送货|联系方式|预算|原因|偏好|承诺|备注)\b"
+                  # a refund's reason, on the refund's line
+                  r"|[,，;；]\s*(?:reason|原因)\s*[:：]", re.I)
 
 ITEMS = re.compile(r"^(- [^:：;；]{1,20}[:：]\s*)(.*[;；].*)$")  # "- Label: a; b"
 

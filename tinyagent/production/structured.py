@@ -7,7 +7,8 @@ and then the token budget applies, by notebook 07's eviction ladder (eviction.py
 The model is asked for JSON; when the call fails, is cut off, or the JSON does not
 parse, the rule-based fallback merge of notebook 04 fills the sections instead (the
 user's requests quoted, the answers clipped), and the entity guard of notebook 04
-keeps every order, tracking and refund number, and drops the ones the model made up.
+keeps every grounded order, tracking and refund number, and drops the ones the model
+made up or only claimed.
 `lang="zh"` (notebooks/zh/07) asks in Chinese and writes Chinese headings, fallback
 labels and ids line; a rendering in either language reads back. Left out:
 per-section models, embeddings for the retrieval hints, other languages.
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from ..lang import get_lang
 from ..llm import SupportsChat
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS, Fit, ids_on
+from ..memory.entities import grounded
 from ..memory.summarizer import (
     IDS_LINES,
     Summarizer,
@@ -193,7 +195,8 @@ class StructuredSummarizer(Summarizer):
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:
         """The new summary, rendered. Never raises for a model failure: falls back."""
-        required = required_ids(as_json(previous), messages)
+        given = grounded(as_json(previous), messages)  # what it may name
+        required = required_ids(as_json(previous), messages)  # the ids it must
         reply = self.ask(previous, messages)  # None: no usable reply
         try:
             document = StructuredSummary.from_json(reply or "")
@@ -202,7 +205,7 @@ class StructuredSummarizer(Summarizer):
             document = fallback_document(previous, messages, self.lang)
         self.last = document
         text = drop_invented(document.render(self.max_chars, required, self.lang),
-                             required)
+                             given)
         return self.fit(text, self.lang)
 
 

@@ -186,7 +186,7 @@ class PostgresStore(StoreBase):
                 cursor.executemany(
                     "INSERT INTO tinyagent_messages (session_id, seq, message) "
                     "VALUES (%s, %s, %s)",
-                    [(session, last + i, json.dumps(m.to_dict(), ensure_ascii=False))
+                    [(session, last + i, json.dumps(m.to_record(), ensure_ascii=False))
                      for i, m in enumerate(messages, 1)])
             return int(last + len(messages))
 

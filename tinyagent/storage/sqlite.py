@@ -185,7 +185,7 @@ class SqliteStore(StoreBase):
                               "session_id = ?", (session,)).fetchone()[0]
             db.executemany(
                 "INSERT INTO messages (session_id, seq, message) VALUES (?, ?, ?)",
-                [(session, last + i, json.dumps(m.to_dict(), ensure_ascii=False))
+                [(session, last + i, json.dumps(m.to_record(), ensure_ascii=False))
                  for i, m in enumerate(messages, 1)])
             return int(last + len(messages))
 
