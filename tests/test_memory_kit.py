@@ -21,6 +21,17 @@ class DropsNewestUser(SQLiteSession):
         await super().add_items([i for i in items if i.get("role") != "user"])
 
 
+class NotesAsAssistant(SQLiteSession):
+    """Broken on purpose: it keeps "notes" of what the customer said as an assistant
+    message at the start of the history, as if the clerk had said them (a summary
+    written in the clerk's voice, unfenced)."""
+
+    async def get_items(self, limit=None):
+        items = await super().get_items(limit)
+        said = " ".join(str(i.get("content")) for i in items if i.get("role") == "user")
+        return [{"role": "assistant", "content": f"Notes: {said}"}, *items]
+
+
 @pytest.fixture(scope="module")
 def full():
     return grade(lambda: SQLiteSession("kit"), "sqlite", TURNS, langs=("en",))
@@ -48,6 +59,13 @@ def test_a_session_that_drops_the_newest_user_message_is_rejected():
     broken = grade(lambda: DropsNewestUser("kit"), "broken", TURNS, langs=("en",))
     assert not broken.passed
     assert broken.problems[0].startswith("newest turn (turn 1, en)")
+
+
+def test_a_session_that_speaks_the_customers_words_as_the_clerk_is_rejected():
+    """The injected instruction inside an assistant message the model never wrote
+    breaks the fence rule; the model's own answers quoting it do not."""
+    broken = grade(lambda: NotesAsAssistant("kit"), "notes", TURNS, langs=("en",))
+    assert any(p.startswith("fence (turn 3, en)") for p in broken.problems)
 
 
 def test_the_bill_is_given_under_every_cache_rule(full):

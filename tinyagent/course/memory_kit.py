@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,8 +86,13 @@ def history_tokens(items: list[Any]) -> int:
     return sum(map(count_message_tokens, from_items(items)))
 
 
-def broken_rules(items: list[Any], text: str, answer: str, lang: str) -> list[str]:
-    """The rules the history `items`, just after the turn `text`, breaks."""
+def broken_rules(items: list[Any], text: str, answer: str, lang: str,
+                 answers: Sequence[str] = ()) -> list[str]:
+    """The rules the history `items`, just after the turn `text`, breaks.
+
+    `answers`: what the model answered so far. An answer that quotes the customer
+    (the offline clerk says back what it was told) is the model's own words stored
+    as it said them, not an instruction the session put in the clerk's mouth."""
     messages, broken = from_items(items), []
     users = [m for m in messages if m.role is Role.USER]
     if not (users and users[-1].content == text and messages[-1].role
@@ -102,7 +107,9 @@ def broken_rules(items: list[Any], text: str, answer: str, lang: str) -> list[st
     answered = {m.tool_call_id for m in messages if m.role is Role.TOOL}
     if called - answered and "tool pairs" not in broken:
         broken.append("tool pairs")
-    if any(unfenced(m, MARK[lang]) for m in messages):
+    own = set(answers)
+    if any(unfenced(m, MARK[lang]) for m in messages
+           if not (m.role is Role.ASSISTANT and m.content in own)):
         broken.append("fence")
     return broken
 
@@ -160,7 +167,7 @@ async def play(session: Any, dialog: Dialog, grade: Grade,
                                                    ChatMessage.assistant(answers[-1])))))
         items = await session.get_items()
         peaks.append(history_tokens(items))
-        for rule in broken_rules(items, text, answers[-1], dialog.lang):
+        for rule in broken_rules(items, text, answers[-1], dialog.lang, answers):
             if not any(p.startswith(rule) for p in grade.problems):
                 grade.problems.append(f"{rule} (turn {number}, {dialog.lang})")
     def held(probes: tuple[Probe, ...]) -> int:
