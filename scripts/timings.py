@@ -101,8 +101,10 @@ def timings() -> list[Timing]:
     return [measure(p) for p in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))]
 
 
-TITLES_ZH = ("环境与导览", "无状态的失败", "全量记忆", "滑动窗口", "摘要记忆",
-             "混合记忆", "策略对比", "生产级记忆")
+# A notebook's number -> its Chinese title, for README.zh-CN's table.
+TITLES_ZH = {"00": "环境与导览", "01": "无状态的失败", "02": "全量记忆",
+             "03": "滑动窗口", "04": "摘要记忆", "05": "混合记忆", "06": "策略对比",
+             "07": "生产级记忆", "09": "带到你的框架里"}
 
 
 def table(rows: list[Timing], lang: str = "en") -> str:
@@ -114,8 +116,8 @@ def table(rows: list[Timing], lang: str = "en") -> str:
             "| in a workshop |")
     lines = [head, "|---|---|---|---|---|---|---|"]
     opened = " 个开放题" if zh else " open"
-    for n, t in enumerate(rows):
-        title = TITLES_ZH[n] if zh and n < len(TITLES_ZH) else \
+    for t in rows:
+        title = TITLES_ZH[t.name[:2]] if zh and t.name[:2] in TITLES_ZH else \
             t.name[3:].replace("in_memory", "in-memory").replace("_", " ")
         exercises = f"{t.checked}" + (f" + {t.open}{opened}" if t.open else "")
         lines.append(f"| {t.name[:2]} {title} | {t.words:,} | "

@@ -12,12 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from zh_text import stray_english
 
 import tinyagent
 from tinyagent.course.cli import main
-from tinyagent.course.cli_args import build_parser, typed_words
-from tinyagent.lang import get_lang
+from tinyagent.course.cli_args import PIECE, build_parser, typed_words, wrap_chinese
+from tinyagent.lang import get_lang, text_width
 from tinyagent.tools.store import ORDERS
 
 # What the learner types stays as typed: commands, memory names, actions and the
@@ -165,3 +167,22 @@ def test_the_environment_sets_the_language(tmp_path):
                           cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("用法：")
     assert english_in(done.stdout, TYPED) == []
+
+
+@given(st.lists(st.sampled_from(["记忆", "、", "（", "）", "，", "token 窗口", "sqlite",
+                                 "SessionSettings(limit=N)", "：", "会话 "]),
+                max_size=40),
+       st.integers(min_value=12, max_value=60))
+def test_chinese_help_wraps_between_characters_never_inside_a_word(pieces, width):
+    """wrap_chinese: every line fits `width` columns (a Chinese character takes two)
+    unless it is one unbreakable piece, no line but the first starts with a closing
+    mark, a Latin word is never cut, and the lines hold the whole text. (Chinese
+    puts no space before a closing mark, and neither do these texts.)"""
+    text = "".join(pieces)
+    lines = wrap_chinese(text, width)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    words = set(re.findall(r"[!-~]+", " ".join(text.split())))
+    for number, line in enumerate(lines):
+        assert text_width(line) <= width or len(PIECE.findall(line)) == 1, line
+        assert number == 0 or not line.startswith(("、", "，", "）", "：")), line
+        assert set(re.findall(r"[!-~]+", line)) <= words, line

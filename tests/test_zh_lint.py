@@ -170,6 +170,9 @@ COMMANDS = {
     "tinyagent compare --turns": ["compare", "--turns", "20", "--provider", "openai"],
     "tinyagent compare": ["compare"],
     "tinyagent sessions": ["sessions", "list", "--db", "{db}"],
+    # a session that breaks a rule (the limited SQLiteSession) and a course memory
+    "tinyagent grade": ["grade", "--memory", "sqlite,window", "--limit", "12",
+                        "--turns", "20"],
     "tinyagent bench": None,  # its own test (test_errors_zh.py) runs it small
     "python -m tinyagent.course.ratios": ["-m", "ratios"],
     "python -m tinyagent.course.evaluation": ["-m", "evaluation", "20"],
@@ -219,7 +222,7 @@ def test_a_command_prints_chinese(command, monkeypatch, capsys, tmp_path):
 
 
 @pytest.mark.parametrize("command", [[], ["demo"], ["chat"], ["compare"], ["bench"],
-                                     ["sessions"], ["-m", "ratios"],
+                                     ["sessions"], ["grade"], ["-m", "ratios"],
                                      ["-m", "evaluation"], ["-m", "longrun"]])
 def test_a_commands_help_reads_as_chinese(command, monkeypatch, capsys):
     """--help of every command: Chinese headings with full-width colons, no retired

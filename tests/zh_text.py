@@ -59,13 +59,18 @@ NAMES = {
     # the field a learner reads in code (`call.id`, `tool_call_id`), and the
     # structured summary's JSON keys, which its Chinese prompt names as they are
     "id", "goal", "preferences", "resolved", "pending",
-    # the providers' names as a learner types them (`--provider openai`), and the
-    # command that runs the course's modules (`python -m tinyagent.course.ratios`)
-    "openai", "deepseek", "qwen", "python",
+    # the providers' names as a learner types them (`--provider openai`), the
+    # command that runs the course's modules (`python -m tinyagent.course.ratios`),
+    # and the SDK's session as `tinyagent grade --memory sqlite` names it
+    "openai", "deepseek", "qwen", "python", "sqlite",
 }
-# Names of more than one word, kept whole: "Nexus Agent", "Chat Completions".
+# Names of more than one word, kept whole: "Nexus Agent", "Chat Completions",
+# "OpenAI Agents SDK".
 PHRASES = re.compile(r"\bNexus Agent\b|\bTinyAgent Memory\b|\bChat Completions\b"
                      r"|\bJSON Schema\b"
+                     # notebook 09's framework, OpenAI's other API and its examples,
+                     # as their owners name them
+                     r"|\bAgents SDK\b|\bResponses API\b|\bOpenAI Cookbook\b"
                      # the glossary's term: the API's field, as printed
                      r"|\bmessages(?= 数组)"
                      r"|\bNoto Sans CJK(?: [A-Z]{2})?\b"

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from ..lang import LANGS, get_lang, say
+from ..lang import LANGS, get_lang, say, text_width
 
 
 def chosen_lang(argv: Sequence[str]) -> str:
@@ -36,13 +36,40 @@ def chosen_lang(argv: Sequence[str]) -> str:
     return lang
 
 
+# A piece of Chinese help that a line may not split: a Latin word or a Chinese
+# character, with the opening marks before it and the closing marks after it (a
+# line never starts with "、" or "）"), or a run of spaces.
+PIECE = re.compile(r"[（“《]*(?:[!-~]+|\S)[，。、；：？！）”》]*|\s+")
+
+
+def wrap_chinese(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` terminal columns: Chinese breaks between
+    any two characters, a Latin word stays whole (argparse breaks at spaces only,
+    so a long Chinese run is cut anywhere, even inside a word)."""
+    lines, line = [], ""
+    for piece in PIECE.findall(" ".join(text.split())):
+        if line.strip() and text_width(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            piece = piece.lstrip()
+            line = ""
+        line += piece
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
 class ChineseFormatter(argparse.HelpFormatter):
-    """argparse's help layout, with a Chinese usage prefix."""
+    """argparse's help layout, with a Chinese usage prefix and lines wrapped as
+    Chinese wraps (wrap_chinese)."""
 
     def add_usage(self, usage: str | None, actions: Any, groups: Any,
                   prefix: str | None = None) -> None:
         chinese = "用法：" if prefix is None else prefix
         super().add_usage(usage, actions, groups, chinese)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap_chinese(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap_chinese(text, width))
 
 
 # argparse's most common errors, and their Chinese: (pattern, replacement)
@@ -125,8 +152,8 @@ def build_parser(lang: str | None = None) -> Parser:
         return say(en, zh, lang)
 
     parser = Parser(prog="tinyagent", lang=lang, description=text(
-        "The `tinyagent` command: demo, chat, compare, bench and sessions.",
-        "`tinyagent` 命令：demo、chat、compare、bench 和 sessions，"
+        "The `tinyagent` command: demo, chat, compare, bench, sessions and grade.",
+        "`tinyagent` 命令：demo、chat、compare、bench、sessions 和 grade，"
         "每个都是某一课在终端里的版本。"))
     lang_option(parser, lang)
     common = Parser(add_help=False, lang=lang)

@@ -5,7 +5,9 @@ strategies through the Agents SDK bridge, `sqlite` the SDK's own SQLiteSession
 (`--limit N`: with SessionSettings(limit=N)), and `--session MODULE:NAME` any
 session of yours: a function in an importable module that returns an object with
 the SDK's Session protocol (called with the kit's model client if it takes an
-argument). The exit status is 1 when a session breaks one of the kit's rules.
+argument). The exit status is 1 when a session breaks one of the kit's rules. In
+Chinese (--lang zh) the rows are named as the course's tables name them ("混合 4/8",
+"SQLite 会话"), and so are the help and the errors.
 `kit_table` is the table notebook 09 shows. Left out: a real model (the kit runs
 offline; memory_kit.py says why).
 """
@@ -21,6 +23,7 @@ from typing import Any
 from ..lang import say
 from .catalogue import STRATEGIES
 from .memory_kit import RULES, Grade, grade
+from .names import strategy_title, typed_with_title
 from .table import Table
 
 # Whose summaries follow the dialog's language ("auto"); structured: the package's.
@@ -37,7 +40,7 @@ def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
         header += [say(f"ids {code}", f"编号（{zh}）", lang),
                    say(f"facts {code}", f"事实（{zh}）", lang)]
     header += [say("peak tokens", "峰值 token", lang), say("bounded", "有界", lang),
-               *[say(f"billed {r}", f"计费 {r}", lang) for r in RULES],
+               *[say(f"billed {r}", f"计费（{r}）", lang) for r in RULES],
                say("rules", "规则", lang)]
     rows = []
     for g in grades:
@@ -57,7 +60,7 @@ def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
                      f"instruction, offline (bill: the {first} run, in input-token "
                      "equivalents)",
                      f"记忆测试套件：埋入事实的对话，外加一条注入的指令，离线运行"
-                     f"（计费：{first}那一轮，折合输入 token）", lang), header, rows)
+                     f"（计费按{first}对话算，折合输入 token）", lang), header, rows)
 
 
 RULES_ZH = {"newest turn": "最新一轮", "tool pairs": "工具配对", "fence": "围栏"}
@@ -86,10 +89,13 @@ def strategy(name: str) -> Any:
 
 
 def imported(path: str) -> Any:
-    """`module:name`, imported: the factory of a learner's own session."""
+    """`module:name`, imported: the factory of a learner's own session (a bad
+    `path` ends the command with one line, as a bad --memory does)."""
     module, _, name = path.partition(":")
     if not name:
-        raise ValueError(f"--session needs MODULE:NAME, got {path!r}")
+        raise SystemExit(say(f"--session needs MODULE:NAME, got {path!r}",
+                             f"--session 要写成 MODULE:NAME（模块和其中的函数），"
+                             f"当前为 {path!r}"))
     return getattr(importlib.import_module(module), name)
 
 
@@ -100,18 +106,22 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> N
     parser.add_argument("--memory", default="inmemory,summary,hybrid,compact",
                         metavar="LIST", help=text(
                             f"comma-separated from {', '.join(KIT_NAMES)}, sqlite",
-                            f"用逗号分隔，可选 {', '.join(KIT_NAMES)}、sqlite"))
+                            "用英文逗号分隔，可选 "
+                            f"{typed_with_title(KIT_NAMES, 'zh')}、"
+                            "sqlite（SDK 自带的 SQLite 会话）"))
     parser.add_argument("--limit", type=int, metavar="N", help=text(
-        "sqlite with SessionSettings(limit=N)", "sqlite 配 SessionSettings(limit=N)"))
+        "sqlite with SessionSettings(limit=N)",
+        "给 sqlite 加上 SessionSettings(limit=N)：每次运行只读最新的 N 个条目"))
     parser.add_argument("--session", action="append", default=[],
                         metavar="MODULE:NAME", help=text(
                             "a function returning your own SDK session",
-                            "一个返回你自己的 SDK 会话的函数"))
+                            "模块 MODULE 里返回你自己的 SDK 会话的函数 NAME"
+                            "（可以给出多个）"))
     parser.add_argument("--turns", type=int, default=30, metavar="N", help=text(
         "turns of the planted dialog, at least 20 (default 30)",
-        "埋入事实对话的轮数，至少 20（默认 30）"))
+        "埋入事实的对话有多少轮，至少 20（默认 30）"))
     parser.add_argument("--seed", type=int, default=0, help=text(
-        "seed of the dialog (default 0)", "对话的种子（默认 0）"))
+        "seed of the dialog (default 0)", "生成对话的随机种子（默认 0）"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,20 +129,26 @@ def run(args: argparse.Namespace) -> int:
 
     if args.turns < 20:
         raise SystemExit(say("--turns must be >= 20: the customer's facts are "
-                             "planted from 20 turns", "--turns 至少为 20：客户的事实"
-                             "从 20 轮起才会埋入"))
+                             "planted from 20 turns", "--turns 至少为 20：对话不到 "
+                             "20 轮时，不会埋入客户自己说的事实"))
     makers: dict[str, Any] = {}
     for name in filter(None, args.memory.split(",")):
         if name == "sqlite":
             limit = SessionSettings(limit=args.limit) if args.limit else None
-            label = f"sqlite limit {args.limit}" if args.limit else "sqlite"
+            label = (say(f"sqlite limit {args.limit}",
+                         f"SQLite 会话，限 {args.limit} 条") if args.limit
+                     else say("sqlite", "SQLite 会话"))
             makers[label] = lambda limit=limit: SQLiteSession(
                 "kit", session_settings=limit)
         elif name in KIT_NAMES:
-            makers[name] = strategy(name)
+            # the typed name in English, the table's title in Chinese ("混合 4/8")
+            title = strategy_title(STRATEGIES[name].label, "zh")
+            makers[say(name, title)] = strategy(name)
         else:
-            raise SystemExit(f"unknown memory {name!r}: choose from "
-                             f"{', '.join(KIT_NAMES)}, sqlite")
+            raise SystemExit(say(f"unknown memory {name!r}: choose from "
+                                 f"{', '.join(KIT_NAMES)}, sqlite",
+                                 f"没有叫 {name} 的记忆：请从 "
+                                 f"{typed_with_title(KIT_NAMES, 'zh')}、sqlite 中选择"))
     for path in args.session:
         makers[path] = imported(path)
     grades = [grade(make, label, args.turns, args.seed)
