@@ -8,7 +8,8 @@ and store included, unless `--lang` says otherwise):
 
 - the summary never exceeds its budget (`max_summary_tokens`);
 - the prompt at the end costs what it cost at turn 100 (within 10 %; both are the
-  mean of fifty turns' first prompts, since a single turn's question varies);
+  mean of fifty turns' first prompts, since a single turn's question varies; a run
+  shorter than 150 turns has no two such spans to compare, and says so);
 - no turn stops on the agent's token budget.
 
 Left out: wall-clock time (bench.py times the memory operations) and real models.
@@ -53,14 +54,17 @@ class LongRun:
         return sum(span) / len(span)
 
     @property
-    def drift(self) -> float:
-        """The end's prompt against turn 100's (or the middle's, if shorter)."""
-        ref = min(100, len(self.prompts) // 2)
-        return self.prompt_at(len(self.prompts)) / self.prompt_at(ref) - 1
+    def drift(self) -> float | None:
+        """The end's prompt against turn 100's; None for a run too short to hold
+        both spans apart (the first 100 turns are the memory filling up)."""
+        if len(self.prompts) < 100 + WINDOW:
+            return None
+        return self.prompt_at(len(self.prompts)) / self.prompt_at(100) - 1
 
     @property
     def ok(self) -> bool:
-        return (max(self.summaries) <= self.budget and abs(self.drift) <= TOLERANCE
+        return (max(self.summaries) <= self.budget
+                and (self.drift is None or abs(self.drift) <= TOLERANCE)
                 and "token_budget" not in self.stops)
 
 
@@ -100,10 +104,11 @@ def report(runs: Sequence[LongRun], lang: str | None = None) -> str:
                  "第 100 轮提示词|结束时提示词|漂移|超预算停止|达标", lang)
     rows = []
     for r in runs:
-        ref = min(100, len(r.prompts) // 2)
+        ref = min(100, len(r.prompts))
+        drift = say("too short", "太短", lang) if r.drift is None else f"{r.drift:+.1%}"
         rows.append([strategy_title(r.name, lang), f"{len(r.prompts)}", f"{r.budget}",
                      f"{max(r.summaries)}", f"{r.evicted}", f"{r.prompt_at(ref):.0f}",
-                     f"{r.prompt_at(len(r.prompts)):.0f}", f"{r.drift:+.1%}",
+                     f"{r.prompt_at(len(r.prompts)):.0f}", drift,
                      f"{r.stops.count('token_budget')}",
                      say("yes", "是", lang) if r.ok else say("NO", "否", lang)])
     return repr(Table("", header.split("|"), rows)).lstrip("\n")

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from ..lang import is_chinese
-from . import facts, intents
+from . import facts, intents, product_names
 from .searches import KINDS_ZH
 
 Result = dict[str, Any]
@@ -107,7 +107,7 @@ def digest(text: str) -> str | None:
     parts += [quantity(m, text) for m in facts.QUANTITY.finditer(text)]
     offer = offer_words(text)
     if offer:
-        name = facts.product_of(text)
+        name = product_names.product_of(text)
         label = f"{product(name)} 优惠" if name else "优惠"
         return f"{label}：{offer}（英文说明的要点）"
     if not parts:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import intents
+from . import product_names
 
 Item = dict[str, Any]  # one catalog item of a search result
 
@@ -88,9 +88,8 @@ def offer(text: str) -> str:
 
 def short_name(item: Item) -> str:
     """A product by its model name ("S20 Pro"), as the customer calls it; the
-    store's full name when it has none."""
-    names = intents.products(str(item.get("name", "")))
-    return names[0] if names and names[0] != "BitMall" else str(item.get("name"))
+    store's full name when it has none (product_names.py)."""
+    return product_names.short_name(str(item.get("name", "")))
 
 
 def line(item: Item, features: bool = True, short: bool = True) -> str:
