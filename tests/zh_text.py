@@ -43,15 +43,16 @@ def english_sentences(text: str) -> list[str]:
 # - units: ms, KB, MB, px, min;
 # - names in code that prose and prompts quote: the field "id" (`call.id`), the
 #   structured summary's JSON keys (goal, preferences, resolved, pending);
-# - what a learner types: the providers' names (openai, deepseek, qwen, and their
-#   models such as gpt-5) and the `python` command.
+# - what a learner types: the providers' names (openai, deepseek, qwen, anthropic,
+#   gemini: the cache rules' names, and their models such as gpt-5) and the
+#   `python` command.
 # Anything else in Latin letters is English that should have been Chinese, or an
 # identifier that belongs in `code`.
 NAMES = {
     "BitMall", "TinyAgent", "Nexus", "ReAct",
     "Python", "Jupyter", "JupyterLab", "Colab", "Binder", "PyPI", "pip", "conda",
     "Conda",
-    "OpenAI", "DeepSeek", "Qwen", "Ollama", "SQLite", "PostgreSQL", "MySQL", "Redis",
+    "OpenAI", "DeepSeek", "Qwen", "Anthropic", "Gemini", "Ollama", "SQLite", "PostgreSQL", "MySQL", "Redis",
     "Chromium", "Docker", "Windows", "Debian", "Java", "tiktoken", "cl100k",
     "matplotlib", "pytest", "nbval", "tinyagent", "llama", "cpp", "gguf",
     "Jaccard", "Chroma", "Alice", "Bob",  # people: notebook 07's two customers
@@ -62,7 +63,7 @@ NAMES = {
     # the providers' names as a learner types them (`--provider openai`), the
     # command that runs the course's modules (`python -m tinyagent.course.ratios`),
     # and the SDK's session as `tinyagent grade --memory sqlite` names it
-    "openai", "deepseek", "qwen", "python", "sqlite",
+    "openai", "deepseek", "qwen", "anthropic", "gemini", "python", "sqlite",
 }
 # Names of more than one word, kept whole: "Nexus Agent", "Chat Completions",
 # "OpenAI Agents SDK".
