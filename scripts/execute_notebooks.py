@@ -15,6 +15,7 @@ and ask to save it on closing; with ids stored, opening changes nothing.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -75,11 +76,16 @@ def execute(path: Path) -> float:
     return seconds
 
 
-def main() -> int:
-    for path in notebooks(sys.argv[1:]):
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python scripts/execute_notebooks.py", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("prefixes", nargs="*", help="notebook name prefixes, e.g. 03 "
+                        "or zh/03 or solutions/ (default: every notebook)")
+    prefixes = parser.parse_args(argv).prefixes
+    for path in notebooks(prefixes):
         print(f"{path.relative_to(ROOT)}: {execute(path):.1f} s", flush=True)
     return 0
 
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
