@@ -18,7 +18,12 @@ report speaks the notebook's language (`set_lang("zh")` in notebooks/zh, or
 where it is used, `say(en, zh)`, and the inputs a case shows (dialogs, summaries) are
 Chinese too. Every case builds fresh inputs, so code that changes its argument cannot
 spoil the next case. A case that raises counts as failed, with the error shown.
-Left out: grading, scores and hidden tests.
+
+Beside its named cases, each checker draws inputs (seeded: the same on every run)
+and compares the learner's code with the reference on them (_drawn.py). An exercise
+whose point is writing the code refuses the package's own function or class passed
+as it is, with one friendly line (`packaged`); a wrapper around it is the learner's
+own business. Left out: grading, scores and hidden tests.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from ._errors import in_chinese
 Case = tuple[str, Callable[[], bool], str]
 Cases = Callable[[Any], Iterator[Case]]  # given the learner's code, yields its cases
 CHECKS: dict[str, Cases] = {}  # "03.token_window" -> cases
+WRITE_IT: set[str] = set()  # exercises whose point is to write the code yourself
 
 
 class Wrong(Exception):
@@ -60,12 +66,26 @@ def expect(got: Any, expected: Any, where: str, show: Callable[[Any], str] = rep
     return True
 
 
-def exercise(name: str) -> Callable[[Cases], Cases]:
-    """Register a generator of cases under an exercise name."""
+def exercise(name: str, write_it: bool = True) -> Callable[[Cases], Cases]:
+    """Register a generator of cases under an exercise name. `write_it`: the point
+    of the exercise is to write the code, so the package's own is refused."""
     def register(cases: Cases) -> Cases:
         CHECKS[name] = cases
+        if write_it:
+            WRITE_IT.add(name)
         return cases
     return register
+
+
+def packaged(candidate: Any) -> str | None:
+    """"tinyagent.guards.no_progress" when `candidate` is the package's own function,
+    class, method or object, passed as it is; None for the learner's own code (a
+    wrapper or a subclass written in the notebook is the learner's)."""
+    module = getattr(candidate, "__module__", None)
+    if not isinstance(module, str) or not module.startswith("tinyagent."):
+        return None
+    name = getattr(candidate, "__qualname__", None) or type(candidate).__qualname__
+    return f"{module}.{name}"
 
 
 @dataclass(frozen=True)
@@ -125,12 +145,27 @@ def _not_written(name: str, candidate: Any) -> CheckResult:
     return CheckResult(name, 0, len(list(CHECKS[name](candidate))), [])
 
 
+def _own_code(name: str, where: str) -> CheckResult:
+    """One friendly line for the package's own code passed as the answer."""
+    print(say(f"{name}: that is the package's own `{where}`, passed as it is. This "
+              "exercise is to write it yourself: write your own in the cell above "
+              "(reading the package's code first is fine), run it, then run this "
+              "one.",
+              f"{name}：这是包里现成的 `{where}`，原样交了上来。这个练习要你自己写："
+              "在上面的单元格里写出你自己的版本（可以先读读包里的代码），"
+              "运行它，再运行这个单元格。"))
+    return CheckResult(name, 0, len(list(CHECKS[name](None))), [])
+
+
 def _check(name: str, candidate: Any) -> CheckResult:
     _load_all()
     if name not in CHECKS:
         known = ", ".join(sorted(CHECKS))
         raise KeyError(say(f"no exercise named {name!r}; known: {known}",
                            f"没有名为 {name!r} 的练习；已有：{known}"))
+    where = packaged(candidate) if name in WRITE_IT else None
+    if where is not None:
+        return _own_code(name, where)
     passed, failed = say("✓ PASS  ", "✓ 通过    "), say("✗ FAIL  ", "✗ 未通过  ")
     passes, failures, first = [], [], ""
     for description, test, hint in CHECKS[name](candidate):
@@ -171,5 +206,5 @@ def _load_all() -> None:
             importlib.import_module(f"{__name__}.{module.name}")
 
 
-__all__ = ["CHECKS", "Case", "CheckResult", "NotWritten", "Wrong", "check", "exercise",
-           "expect"]
+__all__ = ["CHECKS", "WRITE_IT", "Case", "CheckResult", "NotWritten", "Wrong", "check",
+           "exercise", "expect", "packaged"]

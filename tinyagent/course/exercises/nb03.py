@@ -4,21 +4,37 @@
 newest `max_rounds` turns, however many messages each turn holds (a window counted
 in rounds, so that tool calls cannot shrink it). It must never start the history
 with a tool result whose call is gone (`well_formed`, shared with the token window's
-checker in nb03_token_window.py); the last case runs it in a ReActAgent that
-remembers its tool calls. Left out: token budgets (nb03_token_window.py) and
-summaries (notebooks 04 and 05).
+checker in nb03_token_window.py); a case runs it in a ReActAgent that remembers its
+tool calls. What it stores is measured, not looked for in its attributes: with 5,000
+messages added, it may hold no more bytes (tracemalloc) than after 100, however it
+keeps them (a list, a UserList, a nested object, dicts, a long buffer behind it).
+Last, 60 drawn dialogs of up to 80 turns, some of several tool steps, with windows
+of 1 to 40 rounds: after every turn, what `messages()` gives back must be the newest
+whole turns. Left out: token budgets (nb03_token_window.py) and summaries
+(notebooks 04 and 05).
 """
 
 from __future__ import annotations
 
+import gc
+import random
+import tracemalloc
 from collections.abc import Iterator
 from typing import Any
 
 from ...memory.base import drop_orphans, split_turns
 from ...messages import ChatMessage, Role
+from ...tokens import count_message_tokens
 from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
-from ._dialogs import dialog, roles, stored
+from ._dialogs import ORDERS, dialog, roles
+from ._drawn import drawn, size
+from .nb00_remember import _turn
+
+DRAWS, MOST_TURNS, MOST_ROUNDS = 60, 80, 40  # named: 8 turns, windows of 1 to 4
+# Memory measured over ADDS adds, from the EARLY-th on; more than GROWTH bytes (500
+# references) more is a memory that keeps more than its window.
+ADDS, EARLY, GROWTH = 5_000, 100, 4_096
 
 __all__ = ["well_formed"]
 
@@ -59,20 +75,75 @@ def _sizes_checked(memory_class: Any) -> bool:
     return True
 
 
+def growth(memory: Any, messages: list[ChatMessage], after: int) -> int:
+    """Bytes the memory holds more after all `messages` than after the first
+    `after` of them (allocated while they were added, and still held: tracemalloc):
+    what it keeps, whatever form it keeps it in, the window it shows aside."""
+    for message in messages:  # tokens counted once, before: that cache is not growth
+        count_message_tokens(message)
+    tracing = tracemalloc.is_tracing()  # the learner's own tracing is left running
+    if not tracing:
+        tracemalloc.start()
+    try:
+        for message in messages[:after]:
+            memory.add(message)
+        gc.collect()
+        early = tracemalloc.get_traced_memory()[0]
+        for message in messages[after:]:
+            memory.add(message)
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - early
+    finally:
+        if not tracing:
+            tracemalloc.stop()
+
+
 def _stores_only_the_window(memory_class: Any) -> bool:
-    """A window bounds what it stores, not only what it hands out."""
-    memory = _filled(memory_class, 2, dialog("p" * 500, 12))
-    held, returned = stored(memory), len(memory.messages())
-    if held > returned + 2:  # room for one turn still arriving
-        raise Wrong(say(f"with max_rounds=2 after 1,000 messages: messages() returns "
-                        f"{returned}, but the memory stores {held}",
-                        f"max_rounds=2，加入 1,000 条消息后：messages() 返回 "
-                        f"{returned} 条，记忆里存着的得到 {held} 条；应为至多 "
-                        f"{returned + 2} 条"),
-                    say("a window that slices only when read still grows without "
-                        "end: memory, and the time each add takes",
-                        "只在读取时切片的窗口仍会无限增长：占用的内存、每次 `add()` "
-                        "的时间都在涨"))
+    """A window bounds what it stores, not only what it hands out: measured."""
+    pool = dialog("pt" * 4, 12)  # a few message objects, added again and again
+    stream = [pool[i % len(pool)] for i in range(ADDS)]
+    memory = memory_class(2)
+    grown = growth(memory, stream, EARLY)
+    held = len(memory.messages())
+    if grown > GROWTH:
+        raise Wrong(say(f"with max_rounds=2, {ADDS:,} messages added: messages() "
+                        f"returns {held}, but the memory holds {grown:,} bytes more "
+                        f"than after {EARLY} messages (a window that stores only its "
+                        "rounds holds as much after 100 messages as after "
+                        f"{ADDS:,})",
+                        f"max_rounds=2，加入 {ADDS:,} 条消息：messages() 返回 {held} "
+                        f"条，但记忆比加入 {EARLY} 条时多占的内存得到 {grown:,} 字节；"
+                        f"应为几乎为 0（只存窗口的记忆，{EARLY} 条之后和 {ADDS:,} 条"
+                        "之后占的一样多）"),
+                    say("a window that slices only when read, or keeps a long buffer "
+                        "behind it, still stores what it no longer shows",
+                        "只在读取时切片、或在背后留着一长串缓冲的窗口，仍然存着"
+                        "它已经不显示的消息"))
+    return True
+
+
+def _drawn_window(memory_class: Any, rng: random.Random) -> bool:
+    """A drawn dialog, one turn at a time: after each, the newest whole turns."""
+    max_rounds = size(rng, MOST_ROUNDS)
+    turns = [_turn(n, rng.choice(ORDERS), size(rng, 6, 0) if rng.random() < 0.5
+                   else 0) for n in range(1, size(rng, MOST_TURNS) + 1)]
+    memory, sent = memory_class(max_rounds), []
+    for number, turn in enumerate(turns, 1):
+        for message in turn:
+            memory.add(message)
+        sent.append(turn)
+        got = memory.messages()
+        expected = [m for t in sent[-max_rounds:] for m in t]
+        if got != expected:
+            sizes = [len(t) for t in sent]
+            raise Wrong(say(f"with max_rounds={max_rounds}, after {number} turns of "
+                            f"{sizes} messages: kept {roles(got)}; expected the last "
+                            f"{min(number, max_rounds)} turns, {roles(expected)}",
+                            f"max_rounds={max_rounds}，{number} 轮（各轮 {sizes} "
+                            f"条消息）之后：得到 {roles(got)}；应为最后 "
+                            f"{min(number, max_rounds)} 轮 {roles(expected)}"))
+        if rng.random() < 0.05:  # the caller's copy is the caller's
+            got.clear()
     return True
 
 
@@ -178,8 +249,9 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _always_well_formed(memory_class),
            say("a cut by message count can fall between a tool call and its result",
                "按消息条数切，可能正好切在工具调用和它的结果之间"))
-    yield (say("it stores only the window: 1,000 messages in, a few held",
-               "它只存窗口里的：加入 1,000 条消息，只留几条"),
+    yield (say(f"it stores only the window: {ADDS:,} messages in, no more held than "
+               f"after {EARLY}", f"它只存窗口里的：加入 {ADDS:,} 条消息，占的内存不比 "
+               f"{EARLY} 条时多"),
            lambda: _stores_only_the_window(memory_class), whole)
     yield (say("messages() returns a copy", "messages() 返回副本"),
            lambda: _copy_is_safe(memory_class),
@@ -197,3 +269,9 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _in_agent(memory_class),
            say("the model needs each tool result right after its call",
                "模型要求每个工具结果紧跟在它的调用后面"))
+    yield (say(f"{DRAWS} drawn dialogs of up to {MOST_TURNS} turns, windows of 1 to "
+               f"{MOST_ROUNDS} rounds: after every turn, the newest whole turns",
+               f"{DRAWS} 段抽取的对话（至多 {MOST_TURNS} 轮），窗口 1 到 {MOST_ROUNDS} "
+               "轮：每一轮之后都是最新的几轮完整对话"), lambda: drawn(
+        "03.rounds_window", DRAWS, lambda rng: _drawn_window(memory_class, rng)),
+           whole)
