@@ -44,15 +44,29 @@ def test_the_decisions_baseline_follows_the_reports_language():
     """The cheapest strategy a decision is compared with writes its summaries in the
     report's language, as the learner's memory does: a Chinese check after an English
     one is not graded against the English summaries' cost (nor the reverse)."""
-    from tinyagent.course.exercises.nb06_cheapest import LENGTHS, _cheapest, cheapest
+    from tinyagent.course.exercises.nb06_cheapest import NAMED, _cheapest, cheapest
     from tinyagent.course.language import get_lang, set_lang
 
-    turns, seed = LENGTHS[-1]  # the long chat: its summaries cost tokens
-    fresh = {lang: _cheapest.__wrapped__(turns, seed, lang) for lang in ("en", "zh")}
+    turns, rule, seed = NAMED[1]  # the long chat without a cache: summaries cost
+    fresh = {lang: _cheapest.__wrapped__(turns, rule, seed, lang)
+             for lang in ("en", "zh")}
+    assert fresh["en"] != fresh["zh"]
     notebook = get_lang()
     try:
         for lang in ("en", "zh", "en"):
             set_lang(lang)
-            assert cheapest(turns, seed) == fresh[lang]
+            assert cheapest(turns, rule, seed) == fresh[lang]
     finally:
         set_lang(notebook)
+
+
+def test_the_drawn_dialogs_cover_every_rule_and_each_length():
+    """The drawn dialogs are the same on every run, take each cache rule once, and
+    reach from a short chat to a long one, avoiding turns 20 and 21."""
+    from tinyagent.course.exercises.nb06_cheapest import RULES, drawn_dialogs
+
+    dialogs = drawn_dialogs()
+    assert dialogs == drawn_dialogs()
+    assert sorted(rule for _, rule, _ in dialogs) == sorted(RULES)
+    turns = sorted(t for t, _, _ in dialogs)
+    assert turns[0] <= 12 and turns[-1] >= 22 and not {20, 21} & set(turns)
