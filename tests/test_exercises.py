@@ -118,3 +118,50 @@ def test_unknown_exercise_lists_the_known_ones():
     """A wrong name raises KeyError listing the exercises that exist."""
     with pytest.raises(KeyError, match="99.double"):
         check("nope", None)
+
+
+PACKAGED = [  # an exercise, and the package's own code a learner might pass as is
+    ("00.no_progress", "tinyagent.guards", "no_progress"),
+    ("00.same_signature", "tinyagent.guards", "same_calls"),
+    ("02.my_memory", "tinyagent", "InMemoryChatMemory"),
+    ("03.rounds_window", "tinyagent", "SlidingWindowChatMemory"),
+    ("03.token_window", "tinyagent", "TokenWindowChatMemory"),
+    ("04.summary_trigger", "tinyagent.memory.summary", "compression_cut"),
+    ("05.merge_step", "tinyagent.memory", "Summarizer"),
+    ("07.cap_items", "tinyagent.production", "cap_items"),
+    ("07.fence", "tinyagent.memory", "summary_message"),
+]
+
+
+@pytest.mark.parametrize("name, module, attribute", PACKAGED)
+def test_the_packages_own_code_passed_as_is_gets_one_friendly_line(
+        name, module, attribute, capsys):
+    """An exercise whose point is writing the code refuses the package's own
+    function or class passed as it is: one line that says so and names it, no case,
+    in either language."""
+    import importlib
+    code = getattr(importlib.import_module(module), attribute)
+    for lang, words in (("en", "the package's own"), ("zh", "包里现成的")):
+        result = check(name, code, lang=lang)
+        out = capsys.readouterr().out
+        assert not result and out.count("\n") == 1, out
+        assert words in out and attribute in out and "✗" not in out
+
+
+def test_a_wrapper_around_the_packages_code_is_the_learners_own(capsys):
+    """A function of the learner's that calls the package's is judged like any
+    other code (here it is right), and so is a choice of sizes (06.tune_hybrid)."""
+    from tinyagent import guards
+
+    assert check("00.no_progress", lambda thoughts: guards.no_progress(thoughts))
+    capsys.readouterr()
+
+
+def test_a_choice_among_the_packages_classes_is_not_refused(capsys):
+    """06's exercises choose among the package's memories: passing one of its
+    classes is an answer to judge, not code copied."""
+    from tinyagent import HybridChatMemory
+
+    result = check("06.tune_hybrid", HybridChatMemory)
+    assert "package's own" not in capsys.readouterr().out
+    assert result.total > 1

@@ -107,7 +107,7 @@ def _pairs(thoughts: list[str]) -> str:
     names = ("(1, 2)", "(1, 3)", "(2, 3)")
     scores = [guards.jaccard(a, b) for a, b in combinations(last, 2)]
     return say("the last three non-blank thoughts' pairs ",
-               "最后三条非空思考两两的 jaccard：") + ", ".join(
+               "最后三条非空思考两两的 jaccard()：") + ", ".join(
         f"{n} {j:.3f}" for n, j in zip(names, scores, strict=True))
 
 

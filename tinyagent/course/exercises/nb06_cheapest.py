@@ -104,7 +104,8 @@ def _promised(choose_memory: Any, turns: int, rule: str, seed: int) -> int | Non
         return None
     for other in (seed + 1000, seed + 2000):
         llm = Remembered()
-        if not _recall(llm, lambda: choose_memory(llm, turns, rule), turns, other):
+        if not _recall(llm, lambda llm=llm: choose_memory(llm, turns, rule), turns,
+                       other):
             return other
     return None
 
