@@ -25,6 +25,7 @@ from wrong_solutions import CATALOGUE, fresh
 from zh_text import english_sentences, stray_english
 
 from tinyagent.course.exercises import CHECKS, CheckResult, check
+from tinyagent.course.exercises._wrap import wrap
 from tinyagent.course.language import get_lang, set_lang
 
 SOLUTIONS = Path(__file__).parent.parent / "notebooks" / "solutions"
@@ -103,13 +104,41 @@ def chinese_report(name: str, who: str) -> tuple[CheckResult, str]:
 
 @functools.cache  # each Chinese run is shared by the tests that read it
 def _chinese_run(name: str, code) -> tuple[CheckResult, str]:
+    """The report as printed, except that no line is cut to fit the page: the
+    tests read whole lines (a quote cut in two would read as English words)."""
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    with contextlib.redirect_stdout(out), unwrapped_reports():
         result = check(name, fresh(code), lang="zh")
     return result, out.getvalue()
 
 
+@contextlib.contextmanager
+def unwrapped_reports():
+    """check() prints every line whole, however long, until the block ends."""
+    from tinyagent.course.exercises import _wrap
+    width, _wrap.WIDTH = _wrap.WIDTH, 10**9
+    try:
+        yield
+    finally:
+        _wrap.WIDTH = width
+
+
 ROLES = {"system", "user", "assistant", "tool"}  # role values, as code writes them
+
+
+def one_line(out: str) -> bool:
+    """A report of one line, cut to fit (course/exercises/_wrap.py): every line
+    after the first goes on under it, and none is a case."""
+    lines = out.rstrip("\n").split("\n")
+    return all(line.startswith("  ") and not line.lstrip().startswith(("✓", "✗"))
+               for line in lines[1:])
+
+
+def first_case(out: str) -> tuple[str, list[str]]:
+    """(the verdict, its line breaks taken out; the lines from the first case on)."""
+    lines = out.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(("✓", "✗")))
+    return "".join(line.strip() for line in lines[:start]), lines[start:]
 
 
 def checkers_words(report: str) -> str:
@@ -156,7 +185,10 @@ def checker_tests(notebook: str):
         out = capsys.readouterr().out.splitlines()
         assert not result
         assert case in result.failures[0]
-        assert out[1].startswith("✗ FAIL") and case in out[1]
+        verdict, shown = first_case("\n".join(out))
+        assert "checks pass" in verdict
+        assert shown[:len(wrap(f"✗ FAIL  {result.failures[0]}"))] == wrap(
+            f"✗ FAIL  {result.failures[0]}")
 
     @pytest.mark.parametrize("name", names)
     def test_the_official_solution_passes_in_chinese(name):
@@ -183,7 +215,7 @@ def checker_tests(notebook: str):
         chinese = descriptions(name, wrong, "zh")[index]
         slip = next(s for s, w, _ in CATALOGUE[name] if w is wrong)
         result, out = chinese_report(name, slip)
-        lines = out.splitlines()
+        lines = out.splitlines()  # made unwrapped: one line a case
         assert "第一个 ✗ 未通过" in lines[0] and lines[1] == f"✗ 未通过  {chinese}", out
         assert result.failures[0] == chinese
 

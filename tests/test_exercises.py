@@ -1,6 +1,7 @@
 """Rules of the exercise checker: a report that teaches, readable in any font."""
 
 import pytest
+from test_exercise_catalogue import one_line
 
 from tinyagent.course.exercises import Wrong, check, exercise, expect
 
@@ -77,7 +78,7 @@ def test_a_stub_prints_one_line_with_no_case_or_hint(capsys):
     result = check("99.double", double)
     out = capsys.readouterr().out
     assert not result and result.total == 3
-    assert out.count("\n") == 1 and "double" in out and "not written yet" in out
+    assert one_line(out) and "double" in out and "not written yet" in out
     assert "✗" not in out and "hint" not in out and "doubles" not in out
 
 
@@ -144,7 +145,7 @@ def test_the_packages_own_code_passed_as_is_gets_one_friendly_line(
     for lang, words in (("en", "the package's own"), ("zh", "包里现成的")):
         result = check(name, code, lang=lang)
         out = capsys.readouterr().out
-        assert not result and out.count("\n") == 1, out
+        assert not result and one_line(out), out
         assert words in out and attribute in out and "✗" not in out
 
 
@@ -165,3 +166,28 @@ def test_a_choice_among_the_packages_classes_is_not_refused(capsys):
     result = check("06.tune_hybrid", HybridChatMemory)
     assert "package's own" not in capsys.readouterr().out
     assert result.total > 1
+
+
+def test_a_long_report_line_goes_on_under_its_own_text(capsys):
+    """A line longer than 80 columns is cut at a space (or between Chinese
+    characters) and goes on under its own text: a case's words under the case, the
+    evidence two columns further in; nothing is lost, and no line passes 80
+    columns unless one word does."""
+    from tinyagent.course.exercises._wrap import wrap
+    from tinyagent.lang import text_width
+
+    @exercise("99.long")
+    def _cases(fn):
+        yield ("a case whose description is long enough to need a second line when "
+               "it is shown", lambda: expect(fn(1), 2, "with an input described at "
+                                       "length, " * 5), "the hint")
+    check("99.long", lambda x: x)
+    lines = capsys.readouterr().out.splitlines()
+    assert all(text_width(line) <= 80 for line in lines)
+    assert lines[1].startswith("  ")  # the verdict, continued
+    assert lines[2].startswith("✗ FAIL  a case") and lines[3] == " " * 8 + "shown"
+    assert lines[4].startswith(" " * 8 + "with") and lines[5].startswith(" " * 10)
+    chinese = wrap("✗ 未通过  " + "一段很长的中文说明，" * 10)
+    assert [text_width(line) <= 80 for line in chinese] == [True] * len(chinese)
+    assert chinese[1].startswith(" " * 10) and "".join(
+        line.strip() for line in chinese) == ("✗ 未通过  " + "一段很长的中文说明，" * 10)

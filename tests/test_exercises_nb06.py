@@ -5,7 +5,7 @@ it breaks, in English and in Chinese, where the Chinese edition's own code passe
 (test_exercise_catalogue.py)."""
 
 import pytest
-from test_exercise_catalogue import checker_tests
+from test_exercise_catalogue import checker_tests, one_line
 
 from tinyagent import InMemoryChatMemory
 from tinyagent.course.exercises import check
@@ -27,7 +27,7 @@ def test_a_stub_reads_as_not_yet(capsys):
         raise NotImplementedError
     assert not check("06.tune_hybrid", tuned_hybrid)
     out = capsys.readouterr().out
-    assert out.count("\n") == 1 and "not written yet" in out and "tuned_hybrid" in out
+    assert one_line(out) and "not written yet" in out and "tuned_hybrid" in out
 
 
 def test_not_a_hybrid_fails_every_case_by_name(capsys):

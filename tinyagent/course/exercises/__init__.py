@@ -12,7 +12,8 @@ against the learner's code. The report asks before it tells:
   hint that names the cause, not the code to type. The other failing cases are named
   only: each rerun reveals the next.
 
-Marks are plain text with a word ("✓ PASS", "✗ FAIL"), readable in any font. The
+Marks are plain text with a word ("✓ PASS", "✗ FAIL"), readable in any font; a
+line longer than 80 columns goes on under its own text (_wrap.py). The
 report speaks the notebook's language (`set_lang("zh")` in notebooks/zh, or
 `check(..., lang="zh")`): each sentence is written as an English and Chinese pair
 where it is used, `say(en, zh)`, and the inputs a case shows (dialogs, summaries) are
@@ -35,6 +36,12 @@ from typing import Any
 
 from ..language import say, speaking
 from ._errors import in_chinese
+from ._wrap import wrapped
+
+
+def print_(text: str) -> None:
+    """Print a report, cut into lines that fit a notebook (_wrap.py)."""
+    print(wrapped(text))
 
 # One case: what it checks, a function that returns True when it holds (or raises
 # Wrong with the evidence), and a hint.
@@ -138,7 +145,7 @@ def check(name: str, candidate: Any, lang: str | None = None) -> CheckResult:
 def _not_written(name: str, candidate: Any) -> CheckResult:
     """One line for a stub: what to write and how to check it, nothing more."""
     what = getattr(candidate, "__name__", None) or say("your code", "你的代码")
-    print(say(f"{name}: not written yet. Write `{what}` in the cell above (in place "
+    print_(say(f"{name}: not written yet. Write `{what}` in the cell above (in place "
               "of `raise NotImplementedError`), run that cell, then run this one.",
               f"{name}：还没有写。在上面的单元格里写好 `{what}`（替换掉 "
               "`raise NotImplementedError`），运行它，再运行这个单元格。"))
@@ -147,7 +154,7 @@ def _not_written(name: str, candidate: Any) -> CheckResult:
 
 def _own_code(name: str, where: str) -> CheckResult:
     """One friendly line for the package's own code passed as the answer."""
-    print(say(f"{name}: that is the package's own `{where}`, passed as it is. This "
+    print_(say(f"{name}: that is the package's own `{where}`, passed as it is. This "
               "exercise is to write it yourself: write your own in the cell above "
               "(reading the package's code first is fine), run it, then run this "
               "one.",
@@ -181,16 +188,16 @@ def _check(name: str, candidate: Any) -> CheckResult:
         failures.append(f"{failed}{description}")
     total = len(passes) + len(failures)
     if failures:
-        print(say(f"{name}: {len(passes)}/{total} checks pass. Not yet: fix the first "
+        print_(say(f"{name}: {len(passes)}/{total} checks pass. Not yet: fix the first "
                   "✗ FAIL below, then run this cell again (each run shows the next).",
                   f"{name}：{len(passes)}/{total} 项检查通过。还没完成：先改好"
                   "下面第一个 ✗ 未通过，再运行一次这个单元格（每次运行会显示"
                   "下一个）。"))
         failures[0] += first
     else:
-        print(say(f"{name}: {total}/{total} checks pass. Well done!",
+        print_(say(f"{name}: {total}/{total} checks pass. Well done!",
                   f"{name}：{total}/{total} 项检查全部通过。做得好！"))
-    print("\n".join(failures + passes))
+    print_("\n".join(failures + passes))
     return CheckResult(name, len(passes), total,
                        [f.splitlines()[0][len(failed):] for f in failures])
 
