@@ -189,5 +189,6 @@ def test_a_long_report_line_goes_on_under_its_own_text(capsys):
     assert lines[4].startswith(" " * 8 + "with") and lines[5].startswith(" " * 10)
     chinese = wrap("✗ 未通过  " + "一段很长的中文说明，" * 10)
     assert [text_width(line) <= 80 for line in chinese] == [True] * len(chinese)
-    assert chinese[1].startswith(" " * 10) and "".join(
-        line.strip() for line in chinese) == ("✗ 未通过  " + "一段很长的中文说明，" * 10)
+    said = "".join(line.strip() for line in chinese)
+    assert chinese[1].startswith(" " * 10)
+    assert said == "✗ 未通过  " + "一段很长的中文说明，" * 10

@@ -16,25 +16,20 @@ whole turns. Left out: token budgets (nb03_token_window.py) and summaries
 
 from __future__ import annotations
 
-import gc
 import random
-import tracemalloc
 from collections.abc import Iterator
 from typing import Any
 
 from ...memory.base import drop_orphans, split_turns
 from ...messages import ChatMessage, Role
-from ...tokens import count_message_tokens
 from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import ORDERS, dialog, roles
 from ._drawn import drawn, size
 from .nb00_remember import _turn
+from .nb03_storage import stores_only_the_window
 
 DRAWS, MOST_TURNS, MOST_ROUNDS = 60, 80, 40  # named: 8 turns, windows of 1 to 4
-# Memory measured over ADDS adds, from the EARLY-th on; more than GROWTH bytes (500
-# references) more is a memory that keeps more than its window.
-ADDS, EARLY, GROWTH = 5_000, 100, 4_096
 
 __all__ = ["well_formed"]
 
@@ -72,53 +67,6 @@ def _sizes_checked(memory_class: Any) -> bool:
                             f"ValueError（{str(exc)!r}）；应为一个窗口记忆"),
                         say("one round is the smallest window that makes sense",
                             "一轮是最小的、有意义的窗口")) from None
-    return True
-
-
-def growth(memory: Any, messages: list[ChatMessage], after: int) -> int:
-    """Bytes the memory holds more after all `messages` than after the first
-    `after` of them (allocated while they were added, and still held: tracemalloc):
-    what it keeps, whatever form it keeps it in, the window it shows aside."""
-    for message in messages:  # tokens counted once, before: that cache is not growth
-        count_message_tokens(message)
-    tracing = tracemalloc.is_tracing()  # the learner's own tracing is left running
-    if not tracing:
-        tracemalloc.start()
-    try:
-        for message in messages[:after]:
-            memory.add(message)
-        gc.collect()
-        early = tracemalloc.get_traced_memory()[0]
-        for message in messages[after:]:
-            memory.add(message)
-        gc.collect()
-        return tracemalloc.get_traced_memory()[0] - early
-    finally:
-        if not tracing:
-            tracemalloc.stop()
-
-
-def _stores_only_the_window(memory_class: Any) -> bool:
-    """A window bounds what it stores, not only what it hands out: measured."""
-    pool = dialog("pt" * 4, 12)  # a few message objects, added again and again
-    stream = [pool[i % len(pool)] for i in range(ADDS)]
-    memory = memory_class(2)
-    grown = growth(memory, stream, EARLY)
-    held = len(memory.messages())
-    if grown > GROWTH:
-        raise Wrong(say(f"with max_rounds=2, {ADDS:,} messages added: messages() "
-                        f"returns {held}, but the memory holds {grown:,} bytes more "
-                        f"than after {EARLY} messages (a window that stores only its "
-                        "rounds holds as much after 100 messages as after "
-                        f"{ADDS:,})",
-                        f"max_rounds=2，加入 {ADDS:,} 条消息：messages() 返回 {held} "
-                        f"条，但记忆比加入 {EARLY} 条时多占的内存得到 {grown:,} 字节；"
-                        f"应为几乎为 0（只存窗口的记忆，{EARLY} 条之后和 {ADDS:,} 条"
-                        "之后占的一样多）"),
-                    say("a window that slices only when read, or keeps a long buffer "
-                        "behind it, still stores what it no longer shows",
-                        "只在读取时切片、或在背后留着一长串缓冲的窗口，仍然存着"
-                        "它已经不显示的消息"))
     return True
 
 
@@ -249,10 +197,10 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _always_well_formed(memory_class),
            say("a cut by message count can fall between a tool call and its result",
                "按消息条数切，可能正好切在工具调用和它的结果之间"))
-    yield (say(f"it stores only the window: {ADDS:,} messages in, no more held than "
-               f"after {EARLY}", f"它只存窗口里的：加入 {ADDS:,} 条消息，占的内存不比 "
-               f"{EARLY} 条时多"),
-           lambda: _stores_only_the_window(memory_class), whole)
+    yield (say("it stores only the window: 5,000 messages in, no more held than "
+               "after 100", "它只存窗口里的：加入 5,000 条消息，占的内存不比 100 条"
+               "时多"),
+           lambda: stores_only_the_window(memory_class), whole)
     yield (say("messages() returns a copy", "messages() 返回副本"),
            lambda: _copy_is_safe(memory_class),
            say("whoever holds the list messages() returned can change it; the memory "
