@@ -102,7 +102,7 @@ def timings() -> list[Timing]:
 
 
 TITLES_ZH = ("环境与导览", "无状态的失败", "全量记忆", "滑动窗口", "摘要记忆",
-             "混合记忆", "策略对比", "生产级记忆")
+             "混合记忆", "策略对比", "生产级记忆（上）", "生产级记忆（下）")
 
 
 def table(rows: list[Timing], lang: str = "en") -> str:

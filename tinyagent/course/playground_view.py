@@ -54,8 +54,8 @@ def run_again(lang: str) -> str:
     return say("The playground runs in this notebook's kernel: if its controls below "
                "read as an error (the notebook was reopened, or the kernel "
                "restarted), run this cell again.",
-               "演练场运行在这个 notebook 的内核里：如果下面的控件显示成一行报错"
-               "（notebook 重新打开过，或者内核重启过），请重新运行这个单元格。", lang)
+               "演练场运行在当前的内核里：如果下面的控件显示成一行报错（这一课重新"
+               "打开过，或者内核重启过），请重新运行这个单元格。", lang)
 
 
 def prose(text: str) -> str:

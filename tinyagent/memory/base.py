@@ -8,7 +8,7 @@ package overrides one method, so the difference between strategies *is* the less
 A *turn* is a user message and everything up to the next user message (tool calls,
 tool results, the answer). Cutting anywhere else can leave a tool result without its
 call, which providers reject; so every strategy trims whole turns (notebook 03).
-Left out here: persistence and sessions (notebook 07).
+Left out here: persistence and sessions (notebook 08).
 """
 
 from __future__ import annotations

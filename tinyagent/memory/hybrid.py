@@ -14,7 +14,7 @@ agent uses 6/12; the six-turn demo uses 6/10. `threshold_tokens` is a second
 trigger on the tokens held, `max_summary_tokens` the summary's budget and `lang` its
 language, as in summary.py; the summarizer and its guards are summarizer.py's,
 holding the summary is compressed.py's. Left out: batching by turns, async refresh and
-persistence (notebook 07).
+persistence (notebook 08).
 """
 
 from __future__ import annotations

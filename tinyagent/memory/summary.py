@@ -17,7 +17,7 @@ the memory stays bounded however long the chat. `lang` ("en", "zh", "auto": the
 customer's language, or None: the package's, `set_lang`) is the language of the
 summarizer's prompt, of the fence around the summary (notebooks/zh/04) and of the
 errors. Holding the summary is compressed.py's, saving it production's. Left out:
-structured summaries and compressing in the background (notebook 07).
+structured summaries (notebook 07) and background compression (08).
 """
 
 from __future__ import annotations

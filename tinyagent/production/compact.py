@@ -20,7 +20,7 @@ it can:
   `max_summary_tokens` are they merged into one (a rare rewrite).
 
 Summary 10/4 compresses often and rewrites; this one compresses rarely, in big
-steps, and appends. Left out: saving and restoring its state (notebook 07's stores
+steps, and appends. Left out: saving and restoring its state (notebook 08's stores
 hold one summary), and a compaction in the background.
 """
 

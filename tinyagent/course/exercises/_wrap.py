@@ -20,10 +20,10 @@ from ...lang import text_width
 WIDTH = 80  # columns: fits a notebook at 1,280 px with the file browser open
 # A line's head: its indent, and the mark of a case ("✓ PASS  ", "✗ 未通过  ").
 HEAD = re.compile(r"^(\s*)(?:([✓✗] \S+\s+))?")
-# Units a line may be cut between: spaces, one Chinese character (with the
-# punctuation after it, which never starts a line), a run of anything else.
+# Units a line may be cut between: `code` whole, spaces, one Chinese character (with
+# the punctuation after it, which never starts a line), a run of anything else.
 CHINESE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
-UNIT = re.compile(r"\s+|[\u2e80-\u9fff\uf900-\ufaff][，。；：、！？）」』]*"
+UNIT = re.compile(r"`[^`\n]*`|\s+|[\u2e80-\u9fff\uf900-\ufaff][，。；：、！？）」』]*"
                   r"|[\uff00-\uffef]+|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+")
 
 
