@@ -37,6 +37,40 @@ _REPLIES: dict[bytes, tuple[ChatResponse, dict[str, Any]]] = {}
 Exchange = tuple[dict[str, Any], dict[str, Any]]  # (request body, reply message)
 
 
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def _message_key(message: ChatMessage) -> bytes:
+    """A digest of the message as a request carries it, kept on the message: a
+    dialog resends its history every call, and each message is read once."""
+    key = getattr(message, "_request_key", None)
+    if key is None:
+        key = _digest(json.dumps(message.to_dict(), ensure_ascii=False))
+        try:  # immutable, so the digest stays right; kept as the token count is
+            object.__setattr__(message, "_request_key", key)
+        except (AttributeError, TypeError):  # a learner's own kind of message
+            pass
+    return key
+
+
+_TOOLS: dict[int, tuple[Any, bytes]] = {}  # id -> (the tools list, its digest)
+
+
+def _key(llm: LlmClient, messages: list[ChatMessage],
+         tools: list[dict[str, Any]] | None) -> bytes:
+    """The request's key: what LlmClient.chat would send, digested message by
+    message (the same key whatever objects carry the same content)."""
+    known = _TOOLS.get(id(tools))
+    if known is None or known[0] is not tools:
+        known = _TOOLS[id(tools)] = (tools, _digest(json.dumps(tools or [])))
+        if len(_TOOLS) > 64:  # a few lists of schemas in a session
+            del _TOOLS[next(iter(_TOOLS))]
+    parts = [f"{llm.model}|{llm.max_reply_tokens}".encode(), known[1],
+             *map(_message_key, messages)]
+    return hashlib.blake2b(b"".join(parts), digest_size=16).digest()
+
+
 def _request(llm: LlmClient, messages: list[ChatMessage],
              tools: list[dict[str, Any]] | None) -> dict[str, Any]:
     """The request body LlmClient.chat would send."""
@@ -66,20 +100,20 @@ class Remembered:
         if not self.llm.offline or "+" in self.llm.model or not messages:
             reply = self.llm.chat(messages, tools)  # nothing to remember
         else:
-            body = _request(self.llm, list(messages), tools)
-            text = json.dumps(body, ensure_ascii=False)
-            key = hashlib.blake2b(text.encode(), digest_size=16).digest()
-            reply, said = _REPLIES.get(key) or self._ask(key, text, messages, tools)
+            key = _key(self.llm, list(messages), tools)
+            reply, said = _REPLIES.get(key) or self._ask(key, messages, tools)
             if self.record is not None and said:
-                self.record.append((body, said))
+                self.record.append((_request(self.llm, list(messages), tools), said))
             # a copy: code that changes the reply it got cannot change the next one
             reply = dataclasses.replace(reply, tool_calls=list(reply.tool_calls))
         self.usage_total += reply.usage
         return reply
 
-    def _ask(self, key: bytes, body: str, messages: list[ChatMessage],
+    def _ask(self, key: bytes, messages: list[ChatMessage],
              tools: list[dict[str, Any]] | None
              ) -> tuple[ChatResponse, dict[str, Any]]:
+        body = json.dumps(_request(self.llm, list(messages), tools),
+                          ensure_ascii=False)
         try:  # the body as the transport reads it: parsed from JSON
             answer = complete(json.loads(body))
         except (ValueError, TypeError):  # refused: the client's own error, not kept

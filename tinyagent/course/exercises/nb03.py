@@ -5,7 +5,7 @@ newest `max_rounds` turns, however many messages each turn holds (a window count
 in rounds, so that tool calls cannot shrink it). It must never start the history
 with a tool result whose call is gone (`well_formed`, shared with the token window's
 checker in nb03_token_window.py); a case runs it in a ReActAgent that remembers its
-tool calls. What it stores is measured, not looked for in its attributes: with 5,000
+tool calls. What it stores is measured, not looked for in its attributes: with 3,000
 messages added, it may hold no more bytes (tracemalloc) than after 100, however it
 keeps them (a list, a UserList, a nested object, dicts, a long buffer behind it).
 Last, 60 drawn dialogs of up to 80 turns, some of several tool steps, with windows
@@ -197,8 +197,8 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _always_well_formed(memory_class),
            say("a cut by message count can fall between a tool call and its result",
                "按消息条数切，可能正好切在工具调用和它的结果之间"))
-    yield (say("it stores only the window: 5,000 messages in, no more held than "
-               "after 100", "它只存窗口里的：加入 5,000 条消息，占的内存不比 100 条"
+    yield (say("it stores only the window: 3,000 messages in, no more held than "
+               "after 100", "它只存窗口里的：加入 3,000 条消息，占的内存不比 100 条"
                "时多"),
            lambda: stores_only_the_window(memory_class), whole)
     yield (say("messages() returns a copy", "messages() 返回副本"),

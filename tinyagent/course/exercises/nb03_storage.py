@@ -2,7 +2,7 @@
 
 A window bounds what it stores, not only what it hands out. The checker does not
 look for the messages in the memory's attributes (a UserList, a nested object, dicts
-made from them would hide them): it measures. With 5,000 messages added, a window of
+made from them would hide them): it measures. With 3,000 messages added, a window of
 two rounds may hold no more bytes (tracemalloc: allocated while the messages were
 added, and still held) than it held after the first 100; 4,096 bytes more, about
 500 references, is a memory that keeps more than its window, however it keeps it.
@@ -23,7 +23,7 @@ from ._dialogs import dialog
 
 # Memory measured over ADDS adds, from the EARLY-th on; more than GROWTH bytes (500
 # references) more is a memory that keeps more than its window.
-ADDS, EARLY, GROWTH = 5_000, 100, 4_096
+ADDS, EARLY, GROWTH = 3_000, 100, 4_096
 
 
 def growth(memory: Any, messages: list[ChatMessage], after: int) -> int:
@@ -38,11 +38,11 @@ def growth(memory: Any, messages: list[ChatMessage], after: int) -> int:
     try:
         for message in messages[:after]:
             memory.add(message)
-        gc.collect()
+        gc.collect(1)  # the young generations: what the adds left
         early = tracemalloc.get_traced_memory()[0]
         for message in messages[after:]:
             memory.add(message)
-        gc.collect()
+        gc.collect(1)  # the young generations: what the adds left
         return tracemalloc.get_traced_memory()[0] - early
     finally:
         if not tracing:
