@@ -98,10 +98,10 @@ PLACEHOLDER_JS = """box => { const rgba = c => {
   const [a, b] = [lum(seen), lum(bg)].sort((x, y) => y - x);
   return (a + 0.05) / (b + 0.05); }"""
 # In forced colours: for each bar of the playground (the gauge, its fill, a slider's
-# track and its filled part), whether it still shows: a border, or a background
+# track and its handle), whether it still shows: a border, or a background
 # kept from being forced away, unlike the page's.
 FORCED_JS = """pg => [['gauge', '.progress'], ['gauge fill', '.progress-bar'],
-  ['slider track', '.noUi-target'], ['slider fill', '.noUi-connect']].map(
+  ['slider track', '.noUi-target'], ['slider handle', '.noUi-handle']].map(
   ([name, css]) => { const e = pg.querySelector(css); if (!e) return [name, false,
     'missing'];
   const s = getComputedStyle(e), page = getComputedStyle(document.body);
@@ -138,10 +138,15 @@ def set_theme(page: Any, theme: str, app: str = "window.jupyterapp") -> None:
                   f"{{theme: '{theme}'}})")
     wait(page, f"() => document.body.dataset.jpThemeLight === '{light}'",
          f"the {theme} theme to be chosen", 20)
-    # its stylesheet applied: the page's background is the theme's own colour
-    wait(page, f"""() => {{ const c = getComputedStyle(document.body).backgroundColor
-      .match(/\\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b);
-      return {light} ? c > 600 : c < 150; }}""", f"the {theme} theme's colours", 20)
+    # its stylesheet applied: Lab names the theme once its CSS is loaded, and the
+    # theme's own layout colour is the one in force (#111 is the dark theme's)
+    wait(page, f"""() => document.body.dataset.jpThemeName === '{theme}' &&
+      getComputedStyle(document.body).getPropertyValue('--jp-layout-color0')
+      .includes('111') === !{light}""", f"the {theme} theme's colours", 20)
+    # Lab shows its splash while it switches, and takes it away 200 ms after: a
+    # second switch before that makes Lab remove it twice (a page error of its own)
+    wait(page, "() => !document.getElementById('jupyterlab-splash')",
+         "Lab's splash to go after the theme switch", 20)
 
 
 def lowest_contrast(page: Any) -> list[tuple[str, float, str]]:

@@ -1,4 +1,4 @@
-"""The 07 playground in a real browser: its controls act, and nothing typed is lost.
+"""The 08 playground in a real browser: its controls act, and nothing typed is lost.
 
 Used by browser_check.py once notebook 08 (or zh/08) has run, in JupyterLab and in
 Notebook 7. `exercise_playground` clicks through it in either language: a slider and
@@ -37,6 +37,9 @@ WIDEST_JS = """out => { const right = out.getBoundingClientRect().right;
 # on meanwhile, and whatever the widgets send waits in line.
 BUSY_JS = f"""() => {{ {APP}.shell.currentWidget.sessionContext.session.kernel
   .requestExecute({{code: 'import time; time.sleep(4)', silent: true}}); }}"""
+# The kernel of the page's notebook is idle: what a control asked of it is done.
+IDLE = (f"() => {APP}.shell.currentWidget?.sessionContext?.session?.kernel?.status "
+        "=== 'idle'")
 # The active cell's index, and whether focus is inside the playground's output.
 WHERE_JS = f"""out => [{APP}.shell.currentWidget.content.activeCellIndex,
   out.contains(document.activeElement)]"""
@@ -130,8 +133,8 @@ def wait_turns(pg: Any, lang: str, count: int, seconds: float = 60) -> list[str]
 
 
 def exercise_playground(page: Any, out: Path, check: Check, lang: str = "en") -> None:
-    """07: the playground is controls; slider, strategy, Enter and Send each act."""
-    stem = "07" if lang == "en" else "zh/07"
+    """08: the playground is controls; slider, strategy, Enter and Send each act."""
+    stem = "08" if lang == "en" else "zh/08"
     pg = playground(page)
     parts = {"menu": "select", "slider": ".widget-slider", "chat box": "input[type="
              "text]", "button": SEND, "gauge": ".progress"}
@@ -190,6 +193,14 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     new = pg.locator("button:has-text('New conversation'), button:has-text('新对话')")
     if new.count():
         new.click()
+        try:  # the kernel empties the transcript: count from there
+            wait(page, """out => (out.querySelectorAll('.widget-html')[1]?.innerText
+                 ?? '').includes('No messages yet') || (out.querySelectorAll(
+                 '.widget-html')[1]?.innerText ?? '').includes('还没有消息')""",
+                 "the new conversation's empty transcript", 20,
+                 arg=pg.element_handle())
+        except TimeoutError as error:
+            print(f"note {error}")
     pg.locator("select").select_option(WORDS[lang]["window"])  # cheap turns: 60 sends
     before = len(sent_texts(pg, lang))
     typed, first = WORDS[lang]["typed"], WORDS[lang]["order"]
@@ -241,9 +252,20 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     for control, key in (("select", "ArrowDown"), ("select", "ArrowUp"),
                          (".noUi-handle", "ArrowLeft"), (".noUi-handle", "ArrowUp")):
         pg.locator(control).first.focus()
+        try:  # the control has the focus before the key is pressed
+            wait(page, "([out, css]) => out.querySelector(css) === "
+                 "document.activeElement || out.querySelector(css)?.contains("
+                 "document.activeElement)", f"the {control.strip('.')} to have the "
+                 "focus", 10, arg=[pg.element_handle(), control])
+        except TimeoutError as error:
+            print(f"note {error}")
         cell, _ = pg.evaluate(WHERE_JS)
         pg.locator(control).first.press(key)  # handled when press returns
         now, inside = pg.evaluate(WHERE_JS)
+        try:  # a key on the menu swaps the strategy: its new sliders come next
+            wait(page, IDLE, "the kernel to apply the key", 30)
+        except TimeoutError as error:
+            print(f"note {error}")
         check(f"{where}: {key} on the {control.strip('.')} stays in the widget",
               inside and now == cell, f"active cell {cell} → {now}, focus inside: "
               f"{inside}")

@@ -86,7 +86,7 @@ def shift_enter(page: Any, pg: Any, check: Check, stem: str, lang: str) -> None:
         wait(page, """([out, you, count]) => (out.querySelectorAll('.widget-html')[1]
              ?.innerText ?? '').split('\\n').filter(l => l.startsWith(you)).length
              >= count""", "the turn sent after Shift+Enter", 30,
-             arg=[pg.element_handle(), SAID[lang][0], 1])
+             arg=[pg.element_handle(), SAID[lang][0], before + 1])
     except TimeoutError as error:
         check(f"{stem}: a turn sent after Shift+Enter on New conversation shows",
               False, str(error))
