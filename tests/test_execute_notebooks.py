@@ -68,3 +68,22 @@ def test_help_prints_the_usage_and_runs_nothing(monkeypatch, capsys):
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "prefixes" in out and "zh/03" in out
+
+
+def test_stored_notebooks_hold_what_a_fresh_kernel_writes():
+    """Opening a stored notebook changes nothing: its kernelspec is the installed
+    kernel's (display name included) and its language_info is a kernel's info
+    reply, the Python version included (JupyterLab marks a notebook modified when
+    the kernel's start rewrites either)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec(execute_notebooks.KERNEL)
+    wanted = {"display_name": spec.display_name, "language": spec.language,
+              "name": execute_notebooks.KERNEL}
+    for path in execute_notebooks.notebooks([]):
+        metadata = nbformat.read(path, as_version=4).metadata
+        assert metadata.kernelspec == wanted, path
+        info = metadata.language_info
+        assert info.name == "python" and info.version.count(".") == 2, path
+        assert {"codemirror_mode", "file_extension", "mimetype", "nbconvert_exporter",
+                "pygments_lexer"} <= set(info), path

@@ -196,12 +196,12 @@ README_ELSEWHERE = {
     "**真实模型检查。**": "a real model's run on one machine, with its load",
     "Learners put the printed": "the room of the instructor notes (30 learners)",
 }
-# A duration or a download's size (seconds, minutes, MB): how long a command ran or
-# what it fetches on some machine, said with its conditions; a Python version; a
+# A duration, a download's size or a screen's width (seconds, minutes, MB, px): how
+# long a command ran, what it fetches, the page a check sets up; a Python version; a
 # year (of a citation); a count up to 12 (turns, compressions, probes: structure
 # whose drift the notebook showing it catches).
-NOT_FIGURES = re.compile(r"^\s*(?:s|ms|min|minutes?|seconds?|hours?|MB|KB|GB|秒|分钟|"
-                         r"小时|-minute)\b|^-minute")
+NOT_FIGURES = re.compile(r"^\s*(?:s|ms|min|minutes?|seconds?|hours?|MB|KB|GB|px|"
+                         r"秒|分钟|小时|-minute)\b|^-minute")
 
 
 def not_a_figure(claim: Claim, after: str, before: str) -> bool:
