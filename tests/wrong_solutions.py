@@ -778,6 +778,23 @@ def own_model(llm):
     return HybridChatMemory(LlmClient(offline=True), 2, 8)
 
 
+class OwnModelNoCount(HybridChatMemory):
+    """Summarizes with a model of its own and says it never compressed: its cost
+    would go uncounted."""
+
+    def __init__(self, llm):
+        from tinyagent import LlmClient
+        super().__init__(LlmClient(offline=True), 2, 8)
+
+    @property
+    def compression_count(self):
+        return 0
+
+    @compression_count.setter
+    def compression_count(self, value):
+        self._hidden = value
+
+
 class SaysNothingUseful(HybridChatMemory):
     """A summarizer that writes one vague line (the guard adds the ids)."""
 
@@ -807,6 +824,7 @@ TUNE_HYBRID = [
     ("summary-budget-60", lambda llm: HybridChatMemory(
         llm, 4, 8, max_summary_tokens=60), "every planted id and fact"),
     ("says-nothing-useful", SaysNothingUseful, "every planted id and fact"),
+    ("own-model-and-no-count", OwnModelNoCount, "every planted id and fact"),
 ]
 
 
