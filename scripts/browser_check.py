@@ -1,18 +1,23 @@
 """The course as learners see it: each notebook run in JupyterLab in a real browser.
 
-    python scripts/browser_check.py          # learner notebooks (06 07: by prefix)
+    python scripts/browser_check.py          # learner notebooks (07 08: by prefix)
     python scripts/browser_check.py zh/      # the Chinese edition only
 
 nbval compares text: it cannot see whether a widget renders or a table fits. This
 starts `jupyter lab` (offline, 127.0.0.1, free port, random token) on a temporary copy
 of notebooks/ (both editions: notebooks/*.ipynb and notebooks/zh/*.ipynb), runs all
 cells of each in the system Chromium driven by Playwright, and
-checks: no stderr output, traceback, "Error displaying widget" or "model not found";
-at 1,024 x 768 (file browser open) no output wider than the notebook; text contrast
-of 4.5:1 or more in the light and the dark theme (browser_measure.py); in 07 the
-playground's controls, panel and warning, and what typing does to it
-(browser_playground.py); then 07 and zh/07 again in Notebook 7, the other front end,
-typed into the same way. Screenshots of key cells: browser-check/*.png. The closing
+checks: a notebook opens unmodified (its stored metadata is what the kernel writes);
+no stderr output, traceback, "Error displaying widget" or "model not found"; at
+1,024 x 768 (file browser open) no output wider than the notebook; at 1,280 px with
+the file browser open no line of an exercise check's report broken by the page (a
+failing check's report too, run in 00); text contrast of 4.5:1 or more in the light
+and the dark theme (browser_measure.py); in 08 the playground's controls, panel and
+warning, its keys, focus ring, placeholder and forced colours, and what typing does
+to it (browser_playground.py), then, saved and reopened with its kernel gone, a
+readable line where the playground was; then 08 and zh/08 again in Notebook 7, the
+other front end, typed into the same way. Every wait waits for a state, with a
+bound that names it. Screenshots of key cells: browser-check/*.png. The closing
 lines give the figures: sends recorded, lowest contrast, widest output. Prints
 "browser check: N passed, M failed"; exit 1 on a failure; exit 2, saying what to
 install, without Playwright (`pip install -e ".[browser]"`, no browser download) or
@@ -35,7 +40,9 @@ from browser_measure import (  # scripts/, beside this one
     CHECK_OUTPUTS_JS,
     KEY_CELLS_JS,
     OVERFLOW_JS,
+    WRAPPED_JS,
     lowest_contrast,
+    wait,
 )
 from browser_playground import exercise_playground, exercise_typing
 from browser_server import NOTEBOOK7, start_lab
@@ -82,7 +89,13 @@ def stem_of(name: str) -> str:
     return name.split("_")[0]  # "03", or "zh/03" in the Chinese edition
 
 
-def exercise_07(page, out: Path, report: Report, front: str, name: str) -> None:
+def playground_notebook(name: str) -> bool:
+    """The notebook that holds the playground: 08, in either edition."""
+    return name.split("/")[-1].startswith("08")
+
+
+def exercise_playground_notebook(page, out: Path, report: Report, front: str,
+                                 name: str) -> None:
     """The playground: clicked through (in Lab), then typed into; figures kept."""
     lang = "zh" if name.startswith("zh/") else "en"
     if front == "Lab":
@@ -93,22 +106,93 @@ def exercise_07(page, out: Path, report: Report, front: str, name: str) -> None:
     report.widest = max(report.widest, figures["widest"])
 
 
-def run_notebook(page, url: str) -> None:
-    """Open the notebook in a fresh workspace, wait for its kernel, run all cells."""
+def opened(page, url: str, name: str, report: Report) -> None:
+    """Open the notebook in a fresh workspace, wait for its kernel: the notebook is
+    not marked modified (its stored metadata is what the kernel writes, unless this
+    kernel's Python is another version than the one the notebooks were stored with:
+    then that is said, not failed)."""
     page.goto(url)
-    page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+    wait(page, KERNEL_IDLE, f"{name}'s kernel to start", 90)
+    dirty, stored, running = page.evaluate(f"""async () => {{
+      const w = {APP}.shell.currentWidget;
+      const info = await w.sessionContext.session.kernel.info;
+      return [w.context.model.dirty, w.context.model.getMetadata?.('language_info')
+        ?.version ?? null, info.language_info.version]; }}""")
+    if stored != running:
+        print(f"note {stem_of(name)}: stored for Python {stored}, this kernel runs "
+              f"{running}: opening writes that version, so the notebook shows as "
+              "modified (re-execute the notebooks with this Python to store it)")
+        return
+    report.check(f"{stem_of(name)}: opens unmodified (the kernel rewrites nothing)",
+                 not dirty, "marked modified on open" if dirty else "")
+
+
+def run_notebook(page, url: str, name: str, report: Report) -> None:
+    """Open the notebook (unmodified, checked), run all cells, wait for the widgets
+    and the images."""
+    opened(page, url, name, report)
     # Resolves when every cell has run, or one raised (Lab then stops, as for a learner)
     done = page.evaluate(f"""() => Promise.race([new Promise(r => setTimeout(r, 300000,
       'timeout')), {APP}.commands.execute('notebook:run-all-cells')])""")
     if done == "timeout":
         raise TimeoutError("the notebook's cells did not finish within 5 minutes")
-    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
-    page.wait_for_function(  # widgets render after the kernel is done: wait for them
-        f"""() => {APP}.shell.currentWidget.content.widgets.every(c => !JSON.stringify(
-        c.model.sharedModel.toJSON().outputs ?? []).includes('widget-view+json') ||
-        c.node.querySelector('.jp-OutputArea-output .jupyter-widgets') ||
-        c.node.textContent.includes('Error displaying widget'))""", timeout=60_000)
-    page.wait_for_timeout(1000)  # and images decode
+    wait(page, KERNEL_IDLE, f"{name}'s kernel to be idle after the run", 60)
+    wait(page,  # widgets render after the kernel is done: wait for them
+         f"""() => {APP}.shell.currentWidget.content.widgets.every(c => !JSON.stringify(
+         c.model.sharedModel.toJSON().outputs ?? []).includes('widget-view+json') ||
+         c.node.querySelector('.jp-OutputArea-output .jupyter-widgets') ||
+         c.node.textContent.includes('Error displaying widget'))""",
+         f"{name}'s widgets to render", 60)
+    wait(page, """() => [...document.querySelectorAll('.jp-OutputArea-output img')]
+         .every(i => i.complete && i.naturalWidth > 0)""", f"{name}'s plots to load",
+         30)
+
+
+def failing_check_fits(page, report: Report, stem: str) -> None:
+    """A failing check's report, run in a new last cell, and every check report: at
+    1,280 px with the file browser open, no line of theirs is broken by the page."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate(f"() => {APP}.shell.activateById('filebrowser')")
+    page.evaluate(f"""() => {{ const nb = {APP}.shell.currentWidget.content;
+      nb.model.sharedModel.insertCell(nb.model.cells.length, {{cell_type: 'code',
+        source: 'from tinyagent.course.exercises import check\\n\\n'
+          + 'check("00.no_progress", lambda thoughts: True)'}});
+      nb.activeCellIndex = nb.model.cells.length - 1;
+      return {APP}.commands.execute('notebook:run-cell'); }}""")
+    try:
+        wait(page, """() => [...document.querySelectorAll('.jp-CodeCell')].at(-1)
+             ?.textContent.includes('✗')""", "the failing check's report", 60)
+        broken = page.evaluate(WRAPPED_JS)
+        report.check(f"{stem}: at 1,280 px with the file browser open, no line of a "
+                     "check's report is broken by the page (a FAIL report included)",
+                     not broken, "; ".join(broken)[:300])
+    except TimeoutError as error:
+        report.check(f"{stem}: a failing check's report shows", False, str(error))
+    page.evaluate(f"() => {APP}.shell.collapseLeft()")
+    page.set_viewport_size({"width": 1024, "height": 768})
+
+
+def reopened_playground(page, url: str, name: str, report: Report) -> None:
+    """Saved, its kernel shut down, reopened: where the playground was, a line says
+    to run the cell again (the controls live only in the kernel that made them)."""
+    page.evaluate(f"() => {APP}.commands.execute('docmanager:save')")
+    wait(page, f"() => !{APP}.shell.currentWidget.context.model.dirty",
+         f"{name} to be saved", 30)
+    page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
+    page.goto(url)
+    wait(page, f"() => {APP}?.shell.currentWidget?.content?.widgets?.length > 0",
+         f"{name} to reopen", 60)
+    line = "run this cell again" if not name.startswith("zh/") else "重新运行这个单元格"
+    try:
+        wait(page, f"""() => [...document.querySelectorAll('.jp-CodeCell')].some(c =>
+             c.querySelector('.cm-content')?.textContent.includes('Playground(') &&
+             c.querySelector('.jp-OutputArea')?.textContent.includes({line!r}))""",
+             f"the playground cell's line after reopening {name}", 30)
+        report.check(f"{stem_of(name)}: reopened with its kernel gone, the playground "
+                     "cell says to run it again", True, "")
+    except TimeoutError as error:
+        report.check(f"{stem_of(name)}: reopened, the playground cell is readable",
+                     False, str(error))
 
 
 def check_notebook(page, name: str, out: Path, report: Report) -> None:
@@ -192,25 +276,39 @@ def main(argv: list[str] | None = None) -> int:
                             own in str(error) for own in NOTEBOOK7_OWN):
                         print(f"note Notebook 7's own page error: {error}")
                     else:
-                        report.check(f"{front[0]}: no page error", False, str(error))
+                        where = (getattr(error, "stack", "") or "").splitlines()[1:3]
+                        report.check(f"{front[0]}: no page error", False,
+                                     f"{error} ({front[1]}; {' '.join(where)})")
                 page.on("pageerror", page_error)
+                failing_shown = False
                 for i, name in enumerate(names):
                     front[1] = name
                     page.set_viewport_size({"width": 1024, "height": 768})
-                    run_notebook(page, url.format(f"check{i}", name))
+                    link = url.format(f"check{i}", name)
+                    run_notebook(page, link, name, report)
                     check_notebook(page, name, args.out, report)
-                    if name.split("/")[-1].startswith("07"):
-                        exercise_07(page, args.out, report, "Lab", name)
+                    if not failing_shown and page.evaluate(CHECK_OUTPUTS_JS):
+                        failing_check_fits(page, report, stem_of(name))
+                        failing_shown = True
+                    if playground_notebook(name):
+                        exercise_playground_notebook(page, args.out, report, "Lab",
+                                                     name)
+                        front[0] = "Lab, reopened"  # its widgets are gone, as said
+                        reopened_playground(page, link, name, report)
+                        front[0] = "Lab"
+                        shutil.copy(ROOT / "notebooks" / name, work / name)  # as new
                     page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
                 front[0] = "Notebook 7"
-                for name in [n for n in names if n.split("/")[-1].startswith("07")]:
+                for name in [n for n in names if playground_notebook(n)]:
                     front[1] = name
                     page.set_viewport_size({"width": 1024, "height": 768})
                     run_notebook(page, url.split("/lab/")[0] + NOTEBOOK7.format(
-                        name, url.split("token=")[1]))
-                    exercise_07(page, args.out, report, "Notebook 7", name)
+                        name, url.split("token=")[1]), name, report)
+                    exercise_playground_notebook(page, args.out, report,
+                                                 "Notebook 7", name)
                     page.evaluate(f"() => {APP}.serviceManager.sessions.shutdownAll()")
-                lost = [t for t in console if "model not found" in t.lower()]
+                lost = [t for t in console if "model not found" in t.lower()
+                        and not t.startswith("Lab, reopened")]  # expected there
                 report.check("console: no widget 'model not found'", not lost,
                              "; ".join(lost[:3]))
                 context.close()

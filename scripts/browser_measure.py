@@ -5,8 +5,12 @@ verdicts, and text contrast in JupyterLab's light and dark themes. For contrast,
 every visible element of the outputs that holds text of its own: its colour is
 composed over the background really behind it (the first opaque one up its
 ancestors, with any translucent layers in between), and the WCAG ratio computed;
-the lowest is reported with its text. WCAG AA asks 4.5:1 for text. Left out: text
-drawn in images (plots), and placeholder text.
+the lowest is reported with its text. WCAG AA asks 4.5:1 for text; a text box's
+placeholder is measured too (PLACEHOLDER_JS: its colour and opacity over the box).
+FORCED_JS says which of the playground's bars still show in forced colours, and
+WRAPPED_JS which lines of an exercise check's report the page broke (each report
+line must fit). Every wait waits for a state, with a bound that names it (`wait`).
+Left out: text drawn in images (plots).
 """
 
 from __future__ import annotations
@@ -76,14 +80,73 @@ CONTRAST_JS = """() => {
   return worst; }"""
 
 
+# A placeholder's colour, composed as for text, over its box's background.
+PLACEHOLDER_JS = """box => { const rgba = c => {
+    const m = c.match(/rgba?\\(([^)]+)\\)/);
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = c => [0, 1, 2].map(i => { const v = c[i] / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let bg = [255, 255, 255, 1];
+  for (let e = box; e; e = e.parentElement) {
+    const c = rgba(getComputedStyle(e).backgroundColor);
+    if (c[3] > 0) { bg = c; if (c[3] >= 1) break; } }
+  const style = getComputedStyle(box, '::placeholder');
+  const fg = rgba(style.color); fg[3] *= parseFloat(style.opacity || '1');
+  const seen = [0, 1, 2].map(i => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+  const [a, b] = [lum(seen), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05); }"""
+# In forced colours: for each bar of the playground (the gauge, its fill, a slider's
+# track and its handle), whether it still shows: a border, or a background
+# kept from being forced away, unlike the page's.
+FORCED_JS = """pg => [['gauge', '.progress'], ['gauge fill', '.progress-bar'],
+  ['slider track', '.noUi-target'], ['slider handle', '.noUi-handle']].map(
+  ([name, css]) => { const e = pg.querySelector(css); if (!e) return [name, false,
+    'missing'];
+  const s = getComputedStyle(e), page = getComputedStyle(document.body);
+  const border = parseFloat(s.borderTopWidth) > 0 && s.borderTopStyle !== 'none';
+  const fill = s.forcedColorAdjust === 'none' && s.backgroundColor !==
+    page.backgroundColor && !/rgba\\(.*, 0\\)/.test(s.backgroundColor);
+  return [name, border || fill, `border ${s.borderTopWidth} ${s.borderTopStyle},`
+    + ` background ${s.backgroundColor}, forced-color-adjust ${s.forcedColorAdjust}`];
+  })"""
+# Each exercise check's report lines that the page broke in two: a line's rendered
+# height against the report's line height.
+WRAPPED_JS = """() => [...document.querySelectorAll('.jp-CodeCell')]
+  .filter(c => c.querySelector('.cm-content')?.textContent.includes('check('))
+  .flatMap(c => [...c.querySelectorAll('.jp-OutputArea-output pre')])
+  .flatMap(pre => { const text = pre.textContent.replace(/\\n$/, '');
+    const lines = text.split('\\n').length;
+    const height = parseFloat(getComputedStyle(pre).lineHeight);
+    return pre.getBoundingClientRect().height > (lines + 0.5) * height
+      ? [text.split('\\n')[0].slice(0, 60)] : []; })"""
+
+
+def wait(page: Any, js: str, what: str, seconds: float = 30, arg: Any = None) -> None:
+    """Wait until `js` is true, at most `seconds`; the error names what it awaited."""
+    try:
+        page.wait_for_function(js, arg=arg, timeout=seconds * 1000)
+    except Exception as error:  # noqa: BLE001 - Playwright's TimeoutError
+        raise TimeoutError(f"waited {seconds:.0f} s for {what}") from error
+
+
 def set_theme(page: Any, theme: str, app: str = "window.jupyterapp") -> None:
     """Switch the front end's theme and wait until its colours apply."""
     light = "true" if "Light" in theme else "false"
     page.evaluate(f"() => {app}.commands.execute('apputils:change-theme', "
                   f"{{theme: '{theme}'}})")
-    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'",
-                           timeout=20_000)
-    page.wait_for_timeout(300)  # the theme's stylesheet settles
+    wait(page, f"() => document.body.dataset.jpThemeLight === '{light}'",
+         f"the {theme} theme to be chosen", 20)
+    # its stylesheet applied: Lab names the theme once its CSS is loaded, and the
+    # theme's own layout colour is the one in force (#111 is the dark theme's)
+    wait(page, f"""() => document.body.dataset.jpThemeName === '{theme}' &&
+      getComputedStyle(document.body).getPropertyValue('--jp-layout-color0')
+      .includes('111') === !{light}""", f"the {theme} theme's colours", 20)
+    # Lab shows its splash while it switches, and takes it away 200 ms after: a
+    # second switch before that makes Lab remove it twice (a page error of its own)
+    wait(page, "() => !document.getElementById('jupyterlab-splash')",
+         "Lab's splash to go after the theme switch", 20)
 
 
 def lowest_contrast(page: Any) -> list[tuple[str, float, str]]:

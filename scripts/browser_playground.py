@@ -1,10 +1,13 @@
-"""The 07 playground in a real browser: its controls act, and nothing typed is lost.
+"""The 08 playground in a real browser: its controls act, and nothing typed is lost.
 
-Used by browser_check.py once notebook 07 (or zh/07) has run, in JupyterLab and in
+Used by browser_check.py once notebook 08 (or zh/08) has run, in JupyterLab and in
 Notebook 7. `exercise_playground` clicks through it in either language: a slider and
-the strategy menu act; Enter and Send each send a turn; the memory panel, status line
-and gauge say so; at 1,366 px with the file browser open, the warning of an
-impossible setting is whole. `exercise_typing` is what a learner's hands do: text
+the strategy menu act (a strategy without sizes named by its title, "in-memory");
+Enter and Send each send a turn; the memory panel, status line and gauge say so
+("1 compression"); at 1,366 px with the file browser open, the warning of an
+impossible setting is whole; then browser_screen.py's checks (focus ring,
+placeholder contrast, forced colours, Shift+Enter and taking back a new
+conversation). `exercise_typing` is what a learner's hands do: text
 typed at 20 ms a key (and Chinese through an input method's composition) is sent
 exactly; 30 quick Enter sends then 30 quick Send clicks are all recorded, in order;
 a 300-character word wraps inside the notebook; arrow keys on the menu and a slider
@@ -17,6 +20,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from browser_measure import wait  # scripts/, beside this one
+from browser_screen import check_screen
 
 APP = "window.jupyterapp"  # the application (Lab or Notebook 7), exposed for tests
 Check = Callable[[str, bool, str], bool]  # (name, passed, detail) -> passed
@@ -31,6 +37,9 @@ WIDEST_JS = """out => { const right = out.getBoundingClientRect().right;
 # on meanwhile, and whatever the widgets send waits in line.
 BUSY_JS = f"""() => {{ {APP}.shell.currentWidget.sessionContext.session.kernel
   .requestExecute({{code: 'import time; time.sleep(4)', silent: true}}); }}"""
+# The kernel of the page's notebook is idle: what a control asked of it is done.
+IDLE = (f"() => {APP}.shell.currentWidget?.sessionContext?.session?.kernel?.status "
+        "=== 'idle'")
 # The active cell's index, and whether focus is inside the playground's output.
 WHERE_JS = f"""out => [{APP}.shell.currentWidget.content.activeCellIndex,
   out.contains(document.activeElement)]"""
@@ -46,6 +55,10 @@ SCENARIO = [
     ("slide 0 1", "a slider acts", "status",
      r"New conversation: structured\(keep_recent_turns=3, ",
      r"新对话：结构化（原样保留轮数 3，"),
+    ("menu {none}", "a strategy without sizes is named by its title", "status",
+     r"^New conversation: none$", r"^新对话：无记忆$"),
+    ("menu {inmemory}", "so is in-memory", "status", r"^New conversation: in-memory$",
+     r"^新对话：全量记忆$"),
     ("menu {window}", "the strategy menu swaps strategy and sliders", "status",
      r"New conversation: window\(max_messages=6\)$", r"新对话：窗口（最多消息数 6）$"),
     ("slide 0 1", "the new slider acts", "status", r"window\(max_messages=7\)$",
@@ -66,25 +79,34 @@ SCENARIO = [
     ("slide 1 6", "an impossible setting is explained", "status",
      r"^⚠ keep_recent .* until that is fixed\.",
      r"^⚠ keep_recent .*改好之前不使用记忆。"),
+    ("menu {structured}", "the structured memory holds the two turns", "status",
+     r"structured\(keep_recent_turns=2, batch_turns=6\) · 2 turns sent",
+     r"结构化（原样保留轮数 2，每批压缩轮数 6） · 已发送 2 轮"),
+    ("slide 0 -1", "one compression is counted as one", "panel",
+     r"Memory: \d+ messages, \d+ tokens, 1 compression(?!s)",
+     r"记忆：\d+ 条消息，\d+ token，1 次压缩"),
 ]
 WORDS = {"en": {"order": "Where is my order 88231?",
                 "refund": "I want a refund, it won't go back to its dock",
                 "typed": "Where is my order 88231? add a bad item, dd mz",
-                "you": "You:", "window": "window", "summary": "summary"},
+                "you": "You:", "window": "window", "summary": "summary",
+                "none": "none", "inmemory": "in-memory", "structured": "structured"},
          "zh": {"order": "帮我查一下订单 88231 的物流到哪了",
                 "refund": "我要退款，它回不了充电座",
                 "typed": "订单 88231 到哪了？再加一个坏的商品，dd mz",
-                "you": "你：", "window": "窗口", "summary": "摘要"}}
+                "you": "你：", "window": "窗口", "summary": "摘要",
+                "none": "无记忆", "inmemory": "全量记忆", "structured": "结构化"}}
 # (The strategy menu lists each strategy by its title in the page's language.)
 
 
 def playground(page: Any) -> Any:
-    """The output that holds the playground (its strategy menu), once rendered."""
+    """The output that holds the playground (its strategy menu), once rendered; the
+    caller's check says so if it never does."""
     pg = page.locator(".jp-OutputArea-output:has(.widget-dropdown select)").first
     try:
         pg.wait_for(timeout=30_000)
-    except Exception:  # noqa: BLE001 - not there: the caller's check says so
-        pass
+    except Exception:  # noqa: BLE001 - not there after 30 s: the caller's check
+        print("note waited 30 s for the playground's controls to render")
     return pg
 
 
@@ -96,20 +118,23 @@ def sent_texts(pg: Any, lang: str) -> list[str]:
             if line.startswith(you)]
 
 
-def wait_turns(pg: Any, lang: str, count: int, timeout_s: float = 60) -> list[str]:
-    """The sent texts once `count` turns show, or what shows after `timeout_s`."""
-    page = pg.page
-    for _ in range(int(timeout_s * 4)):
-        texts = sent_texts(pg, lang)
-        if len(texts) >= count:
-            return texts
-        page.wait_for_timeout(250)
+def wait_turns(pg: Any, lang: str, count: int, seconds: float = 60) -> list[str]:
+    """The sent texts once `count` turns show in the transcript, or, after `seconds`,
+    what shows then (the caller's check compares)."""
+    you = WORDS[lang]["you"]
+    try:
+        wait(pg.page, """([out, you, count]) => (out.querySelectorAll('.widget-html')[1]
+             ?.innerText ?? '').split('\\n').filter(l => l.startsWith(you)).length
+             >= count""", f"{count} turns in the transcript", seconds,
+             arg=[pg.element_handle(), you, count])
+    except TimeoutError as error:
+        print(f"note {error}")
     return sent_texts(pg, lang)
 
 
 def exercise_playground(page: Any, out: Path, check: Check, lang: str = "en") -> None:
-    """07: the playground is controls; slider, strategy, Enter and Send each act."""
-    stem = "07" if lang == "en" else "zh/07"
+    """08: the playground is controls; slider, strategy, Enter and Send each act."""
+    stem = "08" if lang == "en" else "zh/08"
     pg = playground(page)
     parts = {"menu": "select", "slider": ".widget-slider", "chat box": "input[type="
              "text]", "button": SEND, "gauge": ".progress"}
@@ -125,8 +150,9 @@ def exercise_playground(page: Any, out: Path, check: Check, lang: str = "en") ->
         verb, _, rest = action.format(**WORDS[lang]).partition(" ")
         if verb == "slide":
             slider, times = map(int, rest.split())
-            for _ in range(times):
-                pg.locator(".noUi-handle").nth(slider).press("ArrowRight")
+            for _ in range(abs(times)):
+                pg.locator(".noUi-handle").nth(slider).press(
+                    "ArrowRight" if times > 0 else "ArrowLeft")
         elif verb == "menu":
             pg.locator("select").select_option(rest)
         elif verb in ("enter", "send"):
@@ -152,6 +178,7 @@ def exercise_playground(page: Any, out: Path, check: Check, lang: str = "en") ->
           not cut, "")
     page.screenshot(path=out / f"{stem.replace('/', '-')}_playground_1366px.png")
     page.set_viewport_size({"width": 1024, "height": 768})
+    check_screen(page, pg, out, check, stem, lang)
 
 
 def exercise_typing(page: Any, out: Path, check: Check, where: str,
@@ -166,6 +193,14 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     new = pg.locator("button:has-text('New conversation'), button:has-text('新对话')")
     if new.count():
         new.click()
+        try:  # the kernel empties the transcript: count from there
+            wait(page, """out => (out.querySelectorAll('.widget-html')[1]?.innerText
+                 ?? '').includes('No messages yet') || (out.querySelectorAll(
+                 '.widget-html')[1]?.innerText ?? '').includes('还没有消息')""",
+                 "the new conversation's empty transcript", 20,
+                 arg=pg.element_handle())
+        except TimeoutError as error:
+            print(f"note {error}")
     pg.locator("select").select_option(WORDS[lang]["window"])  # cheap turns: 60 sends
     before = len(sent_texts(pg, lang))
     typed, first = WORDS[lang]["typed"], WORDS[lang]["order"]
@@ -209,8 +244,7 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     pg.screenshot(path=out / f"{tag}_60_sends.png")
     box.fill("x" * 300)
     box.press("Enter")
-    wait_turns(pg, lang, before + 61, 20)
-    page.wait_for_timeout(300)
+    wait_turns(pg, lang, before + 61, 20)  # shown: its layout is done
     figures["widest"] = pg.evaluate(WIDEST_JS)
     check(f"{where}: a 300-character word wraps inside the notebook",
           figures["widest"] <= 1, f"{figures['widest']:.0f} px past the edge")
@@ -218,10 +252,20 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     for control, key in (("select", "ArrowDown"), ("select", "ArrowUp"),
                          (".noUi-handle", "ArrowLeft"), (".noUi-handle", "ArrowUp")):
         pg.locator(control).first.focus()
+        try:  # the control has the focus before the key is pressed
+            wait(page, "([out, css]) => out.querySelector(css) === "
+                 "document.activeElement || out.querySelector(css)?.contains("
+                 "document.activeElement)", f"the {control.strip('.')} to have the "
+                 "focus", 10, arg=[pg.element_handle(), control])
+        except TimeoutError as error:
+            print(f"note {error}")
         cell, _ = pg.evaluate(WHERE_JS)
-        pg.locator(control).first.press(key)
-        page.wait_for_timeout(200)
+        pg.locator(control).first.press(key)  # handled when press returns
         now, inside = pg.evaluate(WHERE_JS)
+        try:  # a key on the menu swaps the strategy: its new sliders come next
+            wait(page, IDLE, "the kernel to apply the key", 30)
+        except TimeoutError as error:
+            print(f"note {error}")
         check(f"{where}: {key} on the {control.strip('.')} stays in the widget",
               inside and now == cell, f"active cell {cell} → {now}, focus inside: "
               f"{inside}")

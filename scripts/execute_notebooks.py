@@ -10,20 +10,28 @@ byte-stable: no timing metadata is recorded and the offline model is determinist
 They are stored as nbformat 4.5, where every cell has an id: a cell keeps the id it
 has, and a cell without one gets "cell-NN" from its place. JupyterLab adds ids to an
 older notebook as it opens it, so it would mark every notebook changed on opening
-and ask to save it on closing; with ids stored, opening changes nothing.
+and ask to save it on closing; with ids stored, opening changes nothing. For the same
+reason the notebook's metadata holds what a fresh kernel writes when a front end
+starts it: the kernel spec's display name ("Python 3 (ipykernel)") and the kernel's
+language_info, its Python version included. That version is the one the notebooks
+were executed with (constraints.txt: Python 3.11); with another Python, JupyterLab
+writes that one's version on opening, and the notebook shows as modified.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
 from pathlib import Path
 
 import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
+KERNEL = "python3"
 os.environ["TINYAGENT_OFFLINE"] = "1"  # a developer's key must never shape outputs
 os.environ.pop("TINYAGENT_API_KEY", None)
 
@@ -58,7 +66,7 @@ def execute(path: Path) -> float:
     start = time.perf_counter()
     # coalesce_streams: one cell's prints become one output however the kernel
     # flushes them, so the stored file is the same on a fast or a slow machine.
-    NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
+    NotebookClient(nb, timeout=120, kernel_name=KERNEL, record_timing=False,
                    coalesce_streams=True, store_widget_state=False,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     seconds = time.perf_counter() - start
@@ -68,18 +76,26 @@ def execute(path: Path) -> float:
             # A live widget's view carries a random model id; its text repr stays.
             out.get("data", {}).pop("application/vnd.jupyter.widget-view+json", None)
     nb.metadata.pop("widgets", None)
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
-                                 "name": "python3"}
-    nb.metadata.get("language_info", {}).pop("version", None)
+    # What a front end writes when the kernel starts: the kernel's own display name
+    # and its language_info (nbclient stored it from the kernel's info reply). Stored
+    # as is, so opening a notebook changes nothing and it is not marked modified.
+    spec = KernelSpecManager().get_kernel_spec(KERNEL)
+    nb.metadata["kernelspec"] = {"display_name": spec.display_name,
+                                 "language": spec.language, "name": KERNEL}
     nbformat.write(nb, path)
     return seconds
 
 
-def main() -> int:
-    for path in notebooks(sys.argv[1:]):
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python scripts/execute_notebooks.py", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("prefixes", nargs="*", help="notebook name prefixes, e.g. 03 "
+                        "or zh/03 or solutions/ (default: every notebook)")
+    prefixes = parser.parse_args(argv).prefixes
+    for path in notebooks(prefixes):
         print(f"{path.relative_to(ROOT)}: {execute(path):.1f} s", flush=True)
     return 0
 
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -20,6 +20,7 @@ other host than a public git repository that Colab and Binder can read.
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -123,19 +124,24 @@ def written(path: Path, url: str | None) -> str:
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python scripts/publish_links.py", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 if a file is not as written")
+    check = parser.parse_args(argv).check  # --help prints this and exits: no writing
     url = address()
     stale = []
     for path in targets():
         new = written(path, url)
         if new != path.read_text(encoding="utf-8"):
             stale.append(path.relative_to(ROOT).as_posix())
-            if "--check" not in argv:
+            if not check:
                 path.write_text(new, encoding="utf-8")
-    verb = "not as written" if "--check" in argv else "written"
+    verb = "not as written" if check else "written"
     where = url or "no address (no badge; Colab installs the uploaded folder)"
     print(f"{where}: {len(stale)} file(s) {verb}" + "".join(f"\n  {s}" for s in stale))
-    return 1 if stale and "--check" in argv else 0
-
+    return 1 if stale and check else 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -108,7 +108,7 @@ def test_bench_prints_a_ratio_for_every_strategy(monkeypatch, capsys):
                         functools.partial(tinyagent.course.bench.main, adds=50,
                                           repeats=1, calls=3))
     status, out = run_cli(["bench"], capsys)
-    assert status in (0, 1)  # 1 = above the bar: timing is not judged here
+    assert status == 0  # a benchmark reports; above the bar is no failure
     rows = {m["name"]: float(m["ratio"]) for m in re.finditer(
         r"^(?P<name>[a-z -]+?) +\d+\.\d\d +\d+\.\d\d +(?P<ratio>\d+\.\d\d)$", out,
         flags=re.M)}

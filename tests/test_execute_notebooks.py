@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "execute_notebooks.py"
 sys.path.insert(0, str(SCRIPT.parent))
@@ -54,3 +55,35 @@ def test_a_stamped_notebook_reads_back_unchanged():
     text = nbformat.writes(nb)
     again = nbformat.reads(text, as_version=4)
     assert nbformat.writes(again) == text
+
+
+def test_help_prints_the_usage_and_runs_nothing(monkeypatch, capsys):
+    """`execute_notebooks.py --help` prints how to use it (the prefixes) and exits 0
+    without executing a notebook."""
+    def ran(path):
+        raise AssertionError("--help must not execute a notebook")
+    monkeypatch.setattr(execute_notebooks, "execute", ran)
+    with pytest.raises(SystemExit) as exit_info:
+        execute_notebooks.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "prefixes" in out and "zh/03" in out
+
+
+def test_stored_notebooks_hold_what_a_fresh_kernel_writes():
+    """Opening a stored notebook changes nothing: its kernelspec is the installed
+    kernel's (display name included) and its language_info is a kernel's info
+    reply, the Python version included (JupyterLab marks a notebook modified when
+    the kernel's start rewrites either)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec(execute_notebooks.KERNEL)
+    wanted = {"display_name": spec.display_name, "language": spec.language,
+              "name": execute_notebooks.KERNEL}
+    for path in execute_notebooks.notebooks([]):
+        metadata = nbformat.read(path, as_version=4).metadata
+        assert metadata.kernelspec == wanted, path
+        info = metadata.language_info
+        assert info.name == "python" and info.version.count(".") == 2, path
+        assert {"codemirror_mode", "file_extension", "mimetype", "nbconvert_exporter",
+                "pygments_lexer"} <= set(info), path

@@ -25,6 +25,7 @@ from wrong_solutions import CATALOGUE, fresh
 from zh_text import english_sentences, stray_english
 
 from tinyagent.course.exercises import CHECKS, CheckResult, check
+from tinyagent.course.exercises._wrap import wrap
 from tinyagent.course.language import get_lang, set_lang
 
 SOLUTIONS = Path(__file__).parent.parent / "notebooks" / "solutions"
@@ -32,25 +33,24 @@ SOLUTIONS = Path(__file__).parent.parent / "notebooks" / "solutions"
 # turn then a turn with a tool call (exercises/_dialogs.py), the seed picks the orders
 SHAPES = st.text(alphabet="pt", min_size=1, max_size=7)
 SEEDS = st.integers(min_value=0, max_value=50)
-# exercise -> (solutions notebook, the name the exercise's check cell passes)
-OFFICIAL = {
-    "00.no_progress": ("00_setup_and_tour", "no_progress"),
-    "00.same_signature": ("00_setup_and_tour", "same_signature"),
-    "00.what_to_remember": ("00_setup_and_tour", "what_to_remember"),
-    "01.build_messages": ("01_stateless_failure", "build_messages"),
-    "02.my_memory": ("02_in_memory_memory", "MyMemory"),
-    "03.rounds_window": ("03_sliding_window", "RoundsWindowMemory"),
-    "03.token_window": ("03_sliding_window", "token_window"),
-    "04.summary_trigger": ("04_summary_memory", "plan_compression"),
-    "05.merge_step": ("05_hybrid_memory", "merge_summary"),
-    "06.tune_hybrid": ("06_compare_strategies", "tuned_hybrid"),
-    "06.cheapest_recall": ("06_compare_strategies", "choose_memory"),
-    "07.cap_items": ("07_production_memory", "cap_items"),
-    "07.apply_if_current": ("07_production_memory", "apply_if_current"),
-    "07.restore": ("07_production_memory", "restore"),
-    "07.fence": ("07_production_memory", "fence"),
-    "09.step_items": ("09_take_it_to_your_framework", "step_items"),
-}
+CHECK_CELL = re.compile(r"""^check\(\s*["'](\d\d\.\w+)["']\s*,\s*(\w+)""", re.M)
+
+
+def official_names() -> dict[str, tuple[str, str]]:
+    """exercise -> (solutions notebook, the name its check cell passes), read from
+    the solutions notebooks' `check("07.cap_items", cap_items)` lines: a new
+    notebook's solutions join by themselves."""
+    found = {}
+    for path in sorted(SOLUTIONS.glob("[0-9][0-9]_*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for cell in cells:
+            if cell["cell_type"] == "code":
+                for name, code in CHECK_CELL.findall("".join(cell["source"])):
+                    found[name] = (path.stem, code)
+    return found
+
+
+OFFICIAL = official_names()
 
 
 @functools.cache  # parsed once: the property tests ask for it on every example
@@ -104,13 +104,41 @@ def chinese_report(name: str, who: str) -> tuple[CheckResult, str]:
 
 @functools.cache  # each Chinese run is shared by the tests that read it
 def _chinese_run(name: str, code) -> tuple[CheckResult, str]:
+    """The report as printed, except that no line is cut to fit the page: the
+    tests read whole lines (a quote cut in two would read as English words)."""
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    with contextlib.redirect_stdout(out), unwrapped_reports():
         result = check(name, fresh(code), lang="zh")
     return result, out.getvalue()
 
 
+@contextlib.contextmanager
+def unwrapped_reports():
+    """check() prints every line whole, however long, until the block ends."""
+    from tinyagent.course.exercises import _wrap
+    width, _wrap.WIDTH = _wrap.WIDTH, 10**9
+    try:
+        yield
+    finally:
+        _wrap.WIDTH = width
+
+
 ROLES = {"system", "user", "assistant", "tool"}  # role values, as code writes them
+
+
+def one_line(out: str) -> bool:
+    """A report of one line, cut to fit (course/exercises/_wrap.py): every line
+    after the first goes on under it, and none is a case."""
+    lines = out.rstrip("\n").split("\n")
+    return all(line.startswith("  ") and not line.lstrip().startswith(("✓", "✗"))
+               for line in lines[1:])
+
+
+def first_case(out: str) -> tuple[str, list[str]]:
+    """(the verdict, its line breaks taken out; the lines from the first case on)."""
+    lines = out.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(("✓", "✗")))
+    return "".join(line.strip() for line in lines[:start]), lines[start:]
 
 
 def checkers_words(report: str) -> str:
@@ -157,7 +185,10 @@ def checker_tests(notebook: str):
         out = capsys.readouterr().out.splitlines()
         assert not result
         assert case in result.failures[0]
-        assert out[1].startswith("✗ FAIL") and case in out[1]
+        verdict, shown = first_case("\n".join(out))
+        assert "checks pass" in verdict
+        assert shown[:len(wrap(f"✗ FAIL  {result.failures[0]}"))] == wrap(
+            f"✗ FAIL  {result.failures[0]}")
 
     @pytest.mark.parametrize("name", names)
     def test_the_official_solution_passes_in_chinese(name):
@@ -184,7 +215,7 @@ def checker_tests(notebook: str):
         chinese = descriptions(name, wrong, "zh")[index]
         slip = next(s for s, w, _ in CATALOGUE[name] if w is wrong)
         result, out = chinese_report(name, slip)
-        lines = out.splitlines()
+        lines = out.splitlines()  # made unwrapped: one line a case
         assert "第一个 ✗ 未通过" in lines[0] and lines[1] == f"✗ 未通过  {chinese}", out
         assert result.failures[0] == chinese
 

@@ -1,6 +1,7 @@
 """Rules of the exercise checker: a report that teaches, readable in any font."""
 
 import pytest
+from test_exercise_catalogue import one_line
 
 from tinyagent.course.exercises import Wrong, check, exercise, expect
 
@@ -77,7 +78,7 @@ def test_a_stub_prints_one_line_with_no_case_or_hint(capsys):
     result = check("99.double", double)
     out = capsys.readouterr().out
     assert not result and result.total == 3
-    assert out.count("\n") == 1 and "double" in out and "not written yet" in out
+    assert one_line(out) and "double" in out and "not written yet" in out
     assert "✗" not in out and "hint" not in out and "doubles" not in out
 
 
@@ -118,3 +119,76 @@ def test_unknown_exercise_lists_the_known_ones():
     """A wrong name raises KeyError listing the exercises that exist."""
     with pytest.raises(KeyError, match="99.double"):
         check("nope", None)
+
+
+PACKAGED = [  # an exercise, and the package's own code a learner might pass as is
+    ("00.no_progress", "tinyagent.guards", "no_progress"),
+    ("00.same_signature", "tinyagent.guards", "same_calls"),
+    ("02.my_memory", "tinyagent", "InMemoryChatMemory"),
+    ("03.rounds_window", "tinyagent", "SlidingWindowChatMemory"),
+    ("03.token_window", "tinyagent", "TokenWindowChatMemory"),
+    ("04.summary_trigger", "tinyagent.memory.summary", "compression_cut"),
+    ("05.merge_step", "tinyagent.memory", "Summarizer"),
+    ("07.cap_items", "tinyagent.production", "cap_items"),
+    ("07.fence", "tinyagent.memory", "summary_message"),
+]
+
+
+@pytest.mark.parametrize("name, module, attribute", PACKAGED)
+def test_the_packages_own_code_passed_as_is_gets_one_friendly_line(
+        name, module, attribute, capsys):
+    """An exercise whose point is writing the code refuses the package's own
+    function or class passed as it is: one line that says so and names it, no case,
+    in either language."""
+    import importlib
+    code = getattr(importlib.import_module(module), attribute)
+    for lang, words in (("en", "the package's own"), ("zh", "包里现成的")):
+        result = check(name, code, lang=lang)
+        out = capsys.readouterr().out
+        assert not result and one_line(out), out
+        assert words in out and attribute in out and "✗" not in out
+
+
+def test_a_wrapper_around_the_packages_code_is_the_learners_own(capsys):
+    """A function of the learner's that calls the package's is judged like any
+    other code (here it is right), and so is a choice of sizes (06.tune_hybrid)."""
+    from tinyagent import guards
+
+    assert check("00.no_progress", lambda thoughts: guards.no_progress(thoughts))
+    capsys.readouterr()
+
+
+def test_a_choice_among_the_packages_classes_is_not_refused(capsys):
+    """06's exercises choose among the package's memories: passing one of its
+    classes is an answer to judge, not code copied."""
+    from tinyagent import HybridChatMemory
+
+    result = check("06.tune_hybrid", HybridChatMemory)
+    assert "package's own" not in capsys.readouterr().out
+    assert result.total > 1
+
+
+def test_a_long_report_line_goes_on_under_its_own_text(capsys):
+    """A line longer than 80 columns is cut at a space (or between Chinese
+    characters) and goes on under its own text: a case's words under the case, the
+    evidence two columns further in; nothing is lost, and no line passes 80
+    columns unless one word does."""
+    from tinyagent.course.exercises._wrap import wrap
+    from tinyagent.lang import text_width
+
+    @exercise("99.long")
+    def _cases(fn):
+        yield ("a case whose description is long enough to need a second line when "
+               "it is shown", lambda: expect(fn(1), 2, "with an input described at "
+                                       "length, " * 5), "the hint")
+    check("99.long", lambda x: x)
+    lines = capsys.readouterr().out.splitlines()
+    assert all(text_width(line) <= 80 for line in lines)
+    assert lines[1].startswith("  ")  # the verdict, continued
+    assert lines[2].startswith("✗ FAIL  a case") and lines[3] == " " * 8 + "shown"
+    assert lines[4].startswith(" " * 8 + "with") and lines[5].startswith(" " * 10)
+    chinese = wrap("✗ 未通过  " + "一段很长的中文说明，" * 10)
+    assert [text_width(line) <= 80 for line in chinese] == [True] * len(chinese)
+    said = "".join(line.strip() for line in chinese)
+    assert chinese[1].startswith(" " * 10)
+    assert said == "✗ 未通过  " + "一段很长的中文说明，" * 10

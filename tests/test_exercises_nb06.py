@@ -5,7 +5,7 @@ it breaks, in English and in Chinese, where the Chinese edition's own code passe
 (test_exercise_catalogue.py)."""
 
 import pytest
-from test_exercise_catalogue import checker_tests
+from test_exercise_catalogue import checker_tests, one_line
 
 from tinyagent import InMemoryChatMemory
 from tinyagent.course.exercises import check
@@ -27,7 +27,7 @@ def test_a_stub_reads_as_not_yet(capsys):
         raise NotImplementedError
     assert not check("06.tune_hybrid", tuned_hybrid)
     out = capsys.readouterr().out
-    assert out.count("\n") == 1 and "not written yet" in out and "tuned_hybrid" in out
+    assert one_line(out) and "not written yet" in out and "tuned_hybrid" in out
 
 
 def test_not_a_hybrid_fails_every_case_by_name(capsys):
@@ -44,15 +44,29 @@ def test_the_decisions_baseline_follows_the_reports_language():
     """The cheapest strategy a decision is compared with writes its summaries in the
     report's language, as the learner's memory does: a Chinese check after an English
     one is not graded against the English summaries' cost (nor the reverse)."""
-    from tinyagent.course.exercises.nb06_cheapest import LENGTHS, _cheapest, cheapest
+    from tinyagent.course.exercises.nb06_cheapest import NAMED, _cheapest, cheapest
     from tinyagent.course.language import get_lang, set_lang
 
-    turns, seed = LENGTHS[-1]  # the long chat: its summaries cost tokens
-    fresh = {lang: _cheapest.__wrapped__(turns, seed, lang) for lang in ("en", "zh")}
+    turns, rule, seed = NAMED[1]  # the long chat without a cache: summaries cost
+    fresh = {lang: _cheapest.__wrapped__(turns, rule, seed, lang)
+             for lang in ("en", "zh")}
+    assert fresh["en"] != fresh["zh"]
     notebook = get_lang()
     try:
         for lang in ("en", "zh", "en"):
             set_lang(lang)
-            assert cheapest(turns, seed) == fresh[lang]
+            assert cheapest(turns, rule, seed) == fresh[lang]
     finally:
         set_lang(notebook)
+
+
+def test_the_drawn_dialogs_cover_every_rule_and_each_length():
+    """The drawn dialogs are the same on every run, take each cache rule once, and
+    reach from a short chat to a long one, avoiding turns 20 and 21."""
+    from tinyagent.course.exercises.nb06_cheapest import RULES, drawn_dialogs
+
+    dialogs = drawn_dialogs()
+    assert dialogs == drawn_dialogs()
+    assert sorted(rule for _, rule, _ in dialogs) == sorted(RULES)
+    turns = sorted(t for t, _, _ in dialogs)
+    assert turns[0] <= 12 and turns[-1] >= 22 and not {20, 21} & set(turns)

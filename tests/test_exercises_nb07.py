@@ -1,4 +1,4 @@
-"""Notebook 07's checkers (course/exercises/nb07.py): caps, freshness, restarts, fences.
+"""Notebook 07's checkers (course/exercises/nb07.py): a section's caps, the fence.
 
 The official solutions pass, and each plausible wrong one is rejected, naming the case
 it breaks, in English and in Chinese, where the Chinese edition's own code passes too

@@ -10,7 +10,14 @@ and how a crash reads.
 
 
 import pytest
-from test_exercise_catalogue import OFFICIAL, chinese_report, official, stub
+from test_exercise_catalogue import (
+    OFFICIAL,
+    chinese_report,
+    official,
+    one_line,
+    stub,
+    unwrapped_reports,
+)
 
 from tinyagent.course.exercises import check
 from tinyagent.course.exercises._errors import in_chinese
@@ -24,7 +31,7 @@ def test_every_stub_reads_as_one_chinese_line():
     case, no hint, never a crash."""
     for name in sorted(OFFICIAL):
         result, out = chinese_report(name, "stub")
-        assert out.count("\n") == 1 and "还没有写" in out and "提示" not in out, out
+        assert one_line(out) and "还没有写" in out and "提示" not in out, out
         assert not result
 
 
@@ -81,7 +88,8 @@ def test_a_wrong_language_raises_value_error_naming_it():
 def test_a_crash_reads_in_chinese_with_its_type(capsys):
     """Learner code that raises shows "代码出错：" with the exception's type, and
     Python's message retold in Chinese."""
-    check(CAP_ITEMS, lambda items, *caps: items.role, lang="zh")
+    with unwrapped_reports():
+        check(CAP_ITEMS, lambda items, *caps: items.role, lang="zh")
     out = capsys.readouterr().out
     assert "代码出错：得到 AttributeError：'list' 对象没有属性 'role'；" in out
     assert "应为正常返回" in out

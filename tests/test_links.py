@@ -99,3 +99,18 @@ def test_a_bad_address_is_refused_naming_it(tmp_path):
                     'Repository = "github.com/x"\n')
     with pytest.raises(ValueError, match="'github.com/x'"):
         script.address(toml)
+
+
+def test_help_prints_the_usage_and_writes_nothing(monkeypatch, capsys):
+    """`publish_links.py --help` prints how to use it and exits 0 before it reads
+    pyproject.toml or touches a file."""
+    script = load_script()
+
+    def touched(*args):
+        raise AssertionError("--help must not read or write the files")
+    monkeypatch.setattr(script, "targets", touched)
+    monkeypatch.setattr(script, "address", touched)
+    with pytest.raises(SystemExit) as exit_info:
+        script.main(["--help"])
+    assert exit_info.value.code == 0
+    assert "--check" in capsys.readouterr().out

@@ -44,7 +44,7 @@ def test_the_summary_is_marked_and_highlighted():
     for text in ["Where is my order 88231?", "How much is the S20 Pro?"]:
         say(pg, text)
     first = pg.panel_text().splitlines()[1]
-    assert first.startswith("★ 1  summary") and "1 compressions" in pg.panel_text()
+    assert first.startswith("★ 1  summary") and "1 compression\n" in pg.panel_text()
     assert SUMMARY_STYLE in pg.memory_panel.value
     assert "## Running summary" in pg.memory_panel.value
 
@@ -287,3 +287,61 @@ def test_the_memory_table_never_breaks_a_word():
     wrapper = pg.memory_panel.value.split(">", 1)[0]
     assert "overflow-wrap" not in wrapper and "text-align:left" in wrapper
     assert "text-align:left;overflow-wrap:anywhere" in pg.memory_panel.value
+
+
+@pytest.mark.parametrize("strategy, said", [("none", "none"),
+                                            ("inmemory", "in-memory")])
+def test_a_strategy_without_sizes_is_named_by_its_title(strategy, said):
+    """The status names a strategy with no sizes as the menu does ("in-memory"),
+    not as a call with no arguments ("inmemory()")."""
+    pg = Playground(OFFLINE, strategy)
+    assert pg.status_text == f"New conversation: {said}"
+    assert "()" not in str(pg)
+
+
+def test_one_compression_is_one_compression():
+    """The panel counts in words that agree with the number: "1 compression",
+    "2 compressions"."""
+    pg = Playground(OFFLINE, "structured")
+    pg.sliders["keep_recent_turns"].value = 1
+    counts = []
+    for text in ["Where is my order 88231?", "How much is the S20 Pro?",
+                 "Any discounts at the moment?"]:
+        say(pg, text)
+        counts.append(pg.panel_text().splitlines()[0].split(", ")[-1])
+    assert counts == ["0 compressions", "1 compression", "2 compressions"]
+
+
+def test_new_conversation_can_be_taken_back():
+    """"New conversation" is a click away, and so is an accident: the button that
+    brings the last conversation back shows after it, restores every turn and the
+    memory, and goes once a new turn is sent."""
+    pg = Playground(OFFLINE, "inmemory")
+    say(pg, "Where is my order 88231?")
+    before = (str(pg), list(pg.history))
+    assert pg.undo_button.layout.display == "none"
+    pg.new_button.click()
+    assert pg.turns == [] and pg.undo_button.layout.display is None
+    pg.undo_button.click()
+    assert (str(pg), pg.history) == before and pg.undo_button.layout.display == "none"
+    pg.new_button.click()
+    say(pg, "How much is the S20 Pro?")
+    assert pg.undo_button.layout.display == "none" and len(pg.turns) == 1
+    pg.bring_back()  # nothing to bring back: the new conversation stays
+    assert len(pg.turns) == 1
+
+
+def test_displayed_it_first_prints_a_line_that_outlives_the_kernel(capsys,
+                                                                   monkeypatch):
+    """In a notebook the playground prints one line before the live widget, saying
+    to run the cell again if the controls read as an error; the widget's bundle
+    keeps its text view."""
+    shown = []
+    monkeypatch.setattr("IPython.display.display",
+                        lambda data, **options: shown.append((data, options)))
+    pg = Playground(OFFLINE, "window")
+    pg._ipython_display_()
+    assert "run this cell again" in capsys.readouterr().out
+    data, options = shown[0]
+    assert options["raw"] and data["text/plain"] == str(pg)
+    assert "application/vnd.jupyter.widget-view+json" in data

@@ -8,12 +8,15 @@ each is rejected and names that case; the official solutions are read from the
 solutions notebooks (test_exercise_catalogue.py).
 """
 
+import importlib
 import json
+from pathlib import Path
 
 from tinyagent import (
     HybridChatMemory,
     InMemoryChatMemory,
     SlidingWindowChatMemory,
+    SummaryChatMemory,
 )
 from tinyagent.memory.base import split_turns
 from tinyagent.memory.summarizer import (
@@ -27,6 +30,7 @@ from tinyagent.memory.summarizer import (
     summary_message,
 )
 from tinyagent.messages import ChatMessage, Role
+from tinyagent.production import CompactChatMemory
 from tinyagent.production.incremental import SummaryState
 from tinyagent.tokens import count_message_tokens
 
@@ -37,9 +41,16 @@ def jaccard(a, b):
     return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
 
 
-def _pairs_alike(last, op=lambda x: x >= 0.7):
-    return len(last) == 3 and all(op(jaccard(a, b)) for i, a in enumerate(last)
+def _pairs_alike(last, op=lambda x: x >= 0.7, measure=jaccard):
+    return len(last) == 3 and all(op(measure(a, b)) for i, a in enumerate(last)
                                   for b in last[i + 1:])
+
+
+def _multiset(a, b):
+    """Jaccard over characters counted with repeats: not the guard's measure."""
+    from collections import Counter
+    both, either = Counter(a) & Counter(b), Counter(a) | Counter(b)
+    return sum(both.values()) / max(sum(either.values()), 1)
 
 
 NO_PROGRESS = [
@@ -69,6 +80,20 @@ NO_PROGRESS = [
      "another case"),
     ("above-0.71", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],
                                           lambda j: j >= 0.71), "exactly 0.7"),
+    # found by learners, or tried on the drawn inputs: none names a fixed input
+    ("pairs-1-2-and-1-3", lambda t: (lambda last: len(last) == 3 and jaccard(
+        last[0], last[1]) >= 0.7 and jaccard(last[0], last[2]) >= 0.7)(
+        [x for x in t if x.strip()][-3:]), "every pair must be alike"),
+    ("pairs-1-3-and-2-3", lambda t: (lambda last: len(last) == 3 and jaccard(
+        last[0], last[2]) >= 0.7 and jaccard(last[1], last[2]) >= 0.7)(
+        [x for x in t if x.strip()][-3:]), "drawn lists"),
+    ("multiset-jaccard", lambda t: _pairs_alike([x for x in t if x.strip()][-3:],
+                                                measure=_multiset), "drawn lists"),
+    ("last-four", lambda t: (lambda last: len(last) >= 3 and all(
+        jaccard(a, b) >= 0.7 for i, a in enumerate(last) for b in last[i + 1:]))(
+        [x for x in t if x.strip()][-4:]), "only the last three"),
+    ("words-not-characters", lambda t: _pairs_alike(
+        [x.split() for x in t if x.strip()][-3:]), "exactly 0.7"),
 ]
 
 # -- 00.same_signature
@@ -95,6 +120,15 @@ SAME_SIGNATURE = [
     ("sorted-by-name-only", lambda a, b: [c.signature() for c in sorted(
         a, key=lambda c: c.name)] == [c.signature() for c in sorted(
             b, key=lambda c: c.name)], "two calls of one tool"),
+    ("values-as-text", lambda a, b: sorted(c.name + json.dumps(
+        {k: str(v) for k, v in c.arguments.items()}, sort_keys=True) for c in a)
+     == sorted(c.name + json.dumps({k: str(v) for k, v in c.arguments.items()},
+                                   sort_keys=True) for c in b), "drawn pairs"),
+    ("first-three-calls", lambda a, b: sorted(c.signature() for c in a[:3])
+     == sorted(c.signature() for c in b[:3]), "drawn pairs"),
+    ("nested-keys-in-order", lambda a, b: sorted(
+        c.name + str(sorted(c.arguments.items())) for c in a) == sorted(
+        c.name + str(sorted(c.arguments.items())) for c in b), "drawn pairs"),
 ]
 
 
@@ -132,6 +166,12 @@ WHAT_TO_REMEMBER = [
     ("generator", lambda ms: (m for m in ms if _user_or_answer(m)), "a turn"),
     ("returns-input-when-clean", lambda ms: ms if all(map(_user_or_answer, ms))
      else [m for m in ms if _user_or_answer(m)], "nothing to remember"),
+    ("skips-empty-answers", lambda ms: [m for m in ms if m.role is Role.USER or (
+        _is_answer(m) and m.content)], "drawn dialogs"),
+    ("skips-the-first-message", lambda ms: [m for m in ms[1:] if _user_or_answer(m)],
+     "drawn dialogs"),
+    ("last-fifty", lambda ms: [m for m in ms if _user_or_answer(m)][-50:],
+     "drawn dialogs"),
 ]
 
 
@@ -155,6 +195,13 @@ BUILD_MESSAGES = [
                                         ChatMessage.user(u)], "the whole history"),
     ("hard-coded-order", lambda s, h, u: [ChatMessage.system(s), ChatMessage.user(
         "Where is my order 88231?"), ChatMessage.user(u)], "it returns a list"),
+    # the longest named history holds 10 messages: this passed the old checker
+    ("last-ten", lambda s, h, u: [ChatMessage.system(s), *h[-10:], ChatMessage.user(u)],
+     "drawn histories"),
+    ("last-fifty", lambda s, h, u: [ChatMessage.system(s), *h[-50:],
+                                    ChatMessage.user(u)], "drawn histories"),
+    ("drops-repeats", lambda s, h, u: [ChatMessage.system(s), *dict.fromkeys(h),
+                                       ChatMessage.user(u)], "drawn histories"),
 ]
 
 
@@ -238,6 +285,25 @@ class NoConsecutiveDuplicates(ListMemory):
             self._messages.append(message)
 
 
+class DequeOf1000(ListMemory):
+    def __init__(self):
+        from collections import deque
+        self._messages = deque(maxlen=1000)
+
+    def messages(self):
+        return list(self._messages)
+
+
+class NoCopyPast100(ListMemory):
+    def messages(self):
+        return self._messages if len(self._messages) > 100 else list(self._messages)
+
+
+class ClearKeepsLast(ListMemory):
+    def clear(self):
+        self._messages = self._messages[-1:]
+
+
 MY_MEMORY = [
     ("no-copy", NoCopy, "messages() returns a copy"),
     ("shared-list", SharedList, "it is unbounded"),
@@ -249,6 +315,10 @@ MY_MEMORY = [
     ("caps-at-50", CapsAt50, "it is unbounded"),
     ("drops-duplicates", NoDuplicates, "the same message twice"),
     ("drops-repeats-nearby", NoConsecutiveDuplicates, "the same message twice"),
+    # only 250 messages were added by the old checker: this passed it
+    ("deque-of-1000", DequeOf1000, "drawn runs"),
+    ("no-copy-past-100", NoCopyPast100, "drawn runs"),
+    ("clear-keeps-the-last", ClearKeepsLast, "clear() empties it"),
 ]
 
 
@@ -328,6 +398,61 @@ class TrimsOnRead(RoundsWindowMemory):
         return [m for t in split_turns(self._messages)[-self.max_rounds:] for m in t]
 
 
+class UserListTrimsOnRead(TrimsOnRead):
+    def __init__(self, max_rounds):
+        from collections import UserList
+        super().__init__(max_rounds)
+        self._messages = UserList()
+
+    def messages(self):
+        return [m for t in split_turns(list(self._messages))[-self.max_rounds:]
+                for m in t]
+
+
+class NestedTrimsOnRead(RoundsWindowMemory):
+    class Log:
+        def __init__(self):
+            self.pages = {"all": {"items": []}}
+
+    def __init__(self, max_rounds):
+        super().__init__(max_rounds)
+        self.log = NestedTrimsOnRead.Log()
+
+    def add(self, message):
+        self.log.pages["all"]["items"].append(message)
+
+    def messages(self):
+        kept = split_turns(self.log.pages["all"]["items"])[-self.max_rounds:]
+        return [m for t in kept for m in t]
+
+    def clear(self):
+        self.log = NestedTrimsOnRead.Log()
+
+
+class Keeps1000Behind(TrimsOnRead):
+    def add(self, message):
+        self._messages = (self._messages + [message])[-1000:]
+
+
+class CapsAt20Rounds(RoundsWindowMemory):
+    def __init__(self, max_rounds):
+        super().__init__(min(max_rounds, 20))
+
+
+class LongTurnsCountTwice(RoundsWindowMemory):
+    """A turn of more than four messages counted as two rounds."""
+
+    def add(self, message):
+        self._messages.append(message)
+        room, kept = self.max_rounds, []
+        for turn in reversed(split_turns(self._messages)):
+            cost = 2 if len(turn) > 4 else 1
+            if kept and room < cost:
+                break
+            room, kept = room - cost, turn + kept
+        self._messages = kept
+
+
 ROUNDS_WINDOW = [
     ("counts-messages", LastMessages, "exactly max_rounds turns"),
     ("off-by-one-over", OneTooMany, "exactly max_rounds turns"),
@@ -337,6 +462,12 @@ ROUNDS_WINDOW = [
     ("accepts-minus-one", ChecksZeroOnly, "max_rounds=0"),
     ("refuses-one", RefusesOne, "max_rounds=0"),
     ("trims-on-read", TrimsOnRead, "it stores only the window"),
+    # kept whole in a structure the old checker did not look into: it passed
+    ("user-list-trims-on-read", UserListTrimsOnRead, "it stores only the window"),
+    ("nested-trims-on-read", NestedTrimsOnRead, "it stores only the window"),
+    ("keeps-1000-behind", Keeps1000Behind, "it stores only the window"),
+    ("caps-at-20-rounds", CapsAt20Rounds, "drawn dialogs"),
+    ("long-turns-count-twice", LongTurnsCountTwice, "drawn dialogs"),
 ]
 
 
@@ -408,6 +539,10 @@ TOKEN_WINDOW = [
     ("skips-too-big-turns", lambda m, b: [x for t in split_turns(m)
                                           if sum(map(count_message_tokens, t)) <= b
                                           for x in t], "the result fits in max_tokens"),
+    ("ten-turns-at-most", lambda m, b: (lambda kept: [x for t in split_turns(kept)[-10:]
+                                                      for x in t])(_window(m, b)),
+     "drawn dialogs"),
+    ("budget-capped-at-2000", lambda m, b: _window(m, min(b, 2000)), "drawn dialogs"),
 ]
 
 
@@ -436,6 +571,19 @@ def keeps_too_little(messages, threshold, keep_recent):
     return sum(len(turn) for turn in split_turns(messages)[:-1])
 
 
+def two_or_four(messages, threshold, keep_recent):
+    """Sizes a turn 4 if it has a tool call, else 2: right on the named dialogs."""
+    if len(messages) < threshold:
+        return 0
+    cut = 0
+    for turn in split_turns(messages):
+        size = 4 if any(m.tool_calls for m in turn) else 2
+        if len(messages) - cut - size < keep_recent:
+            break
+        cut += size
+    return cut
+
+
 SUMMARY_TRIGGER = [
     ("cuts-mid-turn", lambda m, t, k: len(m) - k if len(m) >= t else 0,
      "at least keep_recent"),
@@ -444,6 +592,9 @@ SUMMARY_TRIGGER = [
     ("one-turn-a-time", oldest_turn_only, "exactly at the threshold"),
     ("ignores-keep-recent", keeps_too_little, "exactly at the threshold"),
     ("fixed-keep-4", lambda m, t, k: plan_compression(m, t, 4), "at least keep_recent"),
+    ("turns-of-two-or-four", two_or_four, "one long turn"),
+    ("never-more-than-60", lambda m, t, k: min(plan_compression(m, t, k), 60),
+     "drawn dialogs"),
 ]
 
 
@@ -529,6 +680,38 @@ def old_summary_and_ids(llm, previous, overflow):
     return keep_ids(text or previous or "", find_ids(request[1].content))
 
 
+def renders_on_failure(llm, previous, overflow):
+    request = _request(previous, overflow)
+    try:
+        text = llm.chat(request).content.strip()
+    except Exception:
+        text = ""
+    return keep_ids(text or f"{previous or ''}\n{render(overflow)}",
+                    find_ids(request[1].content))
+
+
+def catches_only_llm_error(llm, previous, overflow):
+    """A timeout (an OSError) still escapes."""
+    from tinyagent import LlmError
+    request = _request(previous, overflow)
+    try:
+        text = llm.chat(request).content.strip()
+    except LlmError:
+        text = ""
+    return keep_ids(text or fallback_summary(previous, overflow),
+                    find_ids(request[1].content))
+
+
+def reply_not_stripped(llm, previous, overflow):
+    request = _request(previous, overflow)
+    try:
+        text = llm.chat(request).content
+    except Exception:
+        text = ""
+    return keep_ids(text if text.strip() else fallback_summary(previous, overflow),
+                    find_ids(request[1].content))
+
+
 MERGE_STEP = [
     ("not-incremental", from_scratch, "the request holds the previous summary"),
     ("no-entity-guard", no_guard, "a reply that drops the numbers"),
@@ -538,6 +721,10 @@ MERGE_STEP = [
     ("appends-previous", appends_previous, "the request holds the previous summary"),
     ("unguarded-fallback", unguarded_fallback, "a failing model keeps the new"),
     ("old-summary-and-ids", old_summary_and_ids, "a failing model keeps the new"),
+    # bounded only with a working model, so the old checker let it through
+    ("renders-on-failure", renders_on_failure, "drawn chains"),
+    ("catches-only-llm-error", catches_only_llm_error, "drawn chains"),
+    ("reply-not-stripped", reply_not_stripped, "drawn chains"),
 ]
 
 
@@ -591,26 +778,87 @@ def own_model(llm):
     return HybridChatMemory(LlmClient(offline=True), 2, 8)
 
 
+class OwnModelNoCount(HybridChatMemory):
+    """Summarizes with a model of its own and says it never compressed: its cost
+    would go uncounted."""
+
+    def __init__(self, llm):
+        from tinyagent import LlmClient
+        super().__init__(LlmClient(offline=True), 2, 8)
+
+    @property
+    def compression_count(self):
+        return 0
+
+    @compression_count.setter
+    def compression_count(self, value):
+        self._hidden = value
+
+
+class SaysNothingUseful(HybridChatMemory):
+    """A summarizer that writes one vague line (the guard adds the ids)."""
+
+    def __init__(self, llm):
+        super().__init__(llm, 2, 8)
+        real = self.summarizer.summarize
+
+        def summarize(previous, messages):
+            real(previous, messages)
+            return keep_ids("The customer chatted about some orders today.",
+                            find_ids(f"{previous or ''}\n{render(messages)}"))
+        self.summarizer.summarize = summarize
+
+
 TUNE_HYBRID = [
     ("the-table-4-8", lambda llm: HybridChatMemory(llm, 4, 8), "peak prompt tokens"),
     ("compresses-every-turn", lambda llm: HybridChatMemory(llm, 2, 3),
      "tokens sent"),
     ("hides-its-cost", HidesItsCost, "tokens sent"),
-    ("ids-only-summary", IdsOnly, "every planted fact is recalled"),
+    ("ids-only-summary", IdsOnly, "every planted id and fact is recalled"),
     ("one-shared-memory", shared_hybrid, "each call gives a new"),
-    ("ignores-the-llm", own_model, "every planted fact is recalled"),
-    ("hard-codes-seed-0", HardCodedFacts, "every planted fact is recalled"),
-    ("not-a-hybrid", lambda llm: InMemoryChatMemory(), "it returns a HybridChatMemory"),
+    ("ignores-the-llm", own_model, "every planted id and fact is recalled"),
+    ("hard-codes-seed-0", HardCodedFacts, "each call gives a new"),
+    ("not-a-hybrid", lambda llm: InMemoryChatMemory(),
+     "it returns a HybridChatMemory"),
+    # ids only prove little: both passed the old checker, each recalling 0/4 facts
+    ("summary-budget-60", lambda llm: HybridChatMemory(
+        llm, 4, 8, max_summary_tokens=60), "every planted id and fact"),
+    ("says-nothing-useful", SaysNothingUseful, "every planted id and fact"),
+    ("own-model-and-no-count", OwnModelNoCount, "every planted id and fact"),
 ]
 
 
 # -- 06.cheapest_recall
+def cheapest_by_rule(llm, turns, rule):
+    """A sound decision (the worked solution's crossovers), to build slips on."""
+    if rule in ("openai", "deepseek"):
+        return InMemoryChatMemory() if turns < 45 else CompactChatMemory(llm)
+    if rule == "qwen":
+        return InMemoryChatMemory() if turns < 28 else SummaryChatMemory(llm, 10, 4)
+    return InMemoryChatMemory() if turns <= 8 else SummaryChatMemory(llm, 10, 4)
+
+
 CHEAPEST_RECALL = [
-    ("always-in-memory", lambda llm, turns: InMemoryChatMemory(), "30 turns"),
-    ("always-the-default-hybrid", lambda llm, turns: HybridChatMemory(llm, 6, 10),
-     "6 turns"),
-    ("a-window", lambda llm, turns: SlidingWindowChatMemory(6), "30 turns"),
-    ("no-memory", lambda llm, turns: None, "6 turns"),
+    ("always-in-memory", lambda llm, turns, rule: InMemoryChatMemory(),
+     "14 turns, the 'none' rule"),
+    ("always-the-default-hybrid", lambda llm, turns, rule: HybridChatMemory(llm, 6, 10),
+     "30 turns, the 'openai' rule"),
+    ("a-window", lambda llm, turns, rule: SlidingWindowChatMemory(6), "6 turns"),
+    ("no-memory", lambda llm, turns, rule: None, "6 turns"),
+    # tried on 6 and 30 turns only, it passed the old checker
+    ("in-memory-at-6-else-summary", lambda llm, turns, rule: InMemoryChatMemory()
+     if turns == 6 else SummaryChatMemory(llm, 10, 4), "30 turns, the 'openai' rule"),
+    ("a-window-for-short-chats", lambda llm, turns, rule: SlidingWindowChatMemory(6)
+     if turns <= 6 else cheapest_by_rule(llm, turns, rule), "6 turns"),
+    ("ignores-the-cache-rule", lambda llm, turns, rule: InMemoryChatMemory()
+     if turns <= 8 else SummaryChatMemory(llm, 10, 4), "30 turns, the 'openai' rule"),
+    ("crossover-at-20", lambda llm, turns, rule: InMemoryChatMemory() if turns <= 20
+     else SummaryChatMemory(llm, 10, 4), "14 turns, the 'none' rule"),
+    ("no-cache-crossover-too-late", lambda llm, turns, rule: InMemoryChatMemory()
+     if rule == "none" and turns <= 16 else cheapest_by_rule(llm, turns, rule),
+     "14 turns, the 'none' rule"),
+    ("compact-even-without-a-cache", lambda llm, turns, rule: CompactChatMemory(llm)
+     if turns > 8 else InMemoryChatMemory(), "14 turns, the 'none' rule"),
 ]
 
 
@@ -662,10 +910,16 @@ CAP_ITEMS = [
         i if len(i) <= max_chars + 1 else i[:max_chars] + "…"
         for i in items if i.strip()][-max_items:] if max_items else [],
      "longer than 80"),
+    ("at-most-ten-items", lambda items, max_items=6, max_chars=80: cap_items(
+        items, min(max_items, 10), max_chars), "drawn sections"),
+    ("words-not-characters", lambda items, max_items=6, max_chars=80: [
+        i if len(i) <= max_chars else i[:max_chars - 1].rsplit(" ", 1)[0] + "…"
+        for i in items if i.strip()][-max_items:] if max_items else [],
+     "longer than 80"),
 ]
 
 
-# -- 07.apply_if_current
+# -- 08.apply_if_current
 def apply_if_current(state, planned_version, batch_size, text):
     if planned_version != state.version:
         return state  # the summary moved on since the batch was planned: stale
@@ -684,10 +938,16 @@ APPLY_IF_CURRENT = [
      "a batch planned at the current"),
     ("fixed-batch", lambda s, v, n, t: apply_if_current(s, v, 4, t),
      "the first compression"),
+    ("versions-within-one", lambda s, v, n, t: s if v < s.version
+     or abs(v - s.version) > 1 else apply_if_current(s, s.version, n, t),
+     "newer version is stale"),
+    ("counts-capped-at-50", lambda s, v, n, t: (lambda r: SummaryState(
+        r.text, min(r.covered_up_to, 50), r.compression_count, r.version))(
+        apply_if_current(s, v, n, t)), "drawn states"),
 ]
 
 
-# -- 07.restore
+# -- 08.restore
 def restore(snapshot, transcript):
     if snapshot is None:
         return list(transcript)
@@ -706,11 +966,23 @@ RESTORE = [
      if s else list(t), "a snapshot of 4 messages"),
     ("unfenced", lambda s, t: ([ChatMessage.user(s.text)] + t[s.covered_up_to:])
      if s else list(t), "a snapshot of 4 messages"),
+    ("tail-of-fifty", lambda s, t: restore(s, t)[:51], "drawn transcripts"),
+    ("covered-at-turn-start", lambda s, t: restore(s, t) if s is None or s.covered_up_to
+     % 2 == 0 else restore(SummaryState(s.text, s.covered_up_to - 1, 1, 1), t),
+     "drawn transcripts"),
 ]
 
 
 # -- 07.fence
 def fence(summary):
+    while SUMMARY_HEADER in summary or SUMMARY_FOOTER in summary:
+        for marker in (SUMMARY_HEADER, SUMMARY_FOOTER):
+            summary = summary.replace(marker, marker.strip("[]"))
+    return summary_message(summary)
+
+
+def defuses_once(summary):
+    """Each marker's brackets removed once: "[[footer]]" becomes a footer."""
     for marker in (SUMMARY_HEADER, SUMMARY_FOOTER):
         summary = summary.replace(marker, marker.strip("[]"))
     return summary_message(summary)
@@ -720,11 +992,16 @@ FENCE = [
     ("defuses-the-first-only", lambda s: summary_message(
         s.replace(SUMMARY_HEADER, SUMMARY_HEADER.strip("[]"), 1)
         .replace(SUMMARY_FOOTER, SUMMARY_FOOTER.strip("[]"), 1)), "two forged footers"),
-    ("no-defusing", summary_message, "a forged footer"),
+    ("no-defusing", lambda s: summary_message(s), "a forged footer"),
     ("footer-only", lambda s: summary_message(s.replace(SUMMARY_FOOTER, "")),
-     "a forged header"),
-    ("drops-lines", lambda s: fence(s.splitlines()[-1]), "two forged footers"),
+     "a forged footer"),
+    ("drops-lines", lambda s: fence(s.splitlines()[-1]), "a forged header"),
     ("as-user", lambda s: ChatMessage.user(fence(s).content), "a summary goes"),
+    # the old word check found the deleted words in the real footer: it passed
+    ("deletes-forged-markers", lambda s: summary_message(
+        s.replace(SUMMARY_HEADER, "").replace(SUMMARY_FOOTER, "")),
+     "a forged footer"),
+    ("defuses-once", defuses_once, "a marker forged inside brackets"),
 ]
 
 # -- 09.step_items
@@ -782,6 +1059,10 @@ CATALOGUE = {
     "03.token_window": TOKEN_WINDOW, "04.summary_trigger": SUMMARY_TRIGGER,
     "05.merge_step": MERGE_STEP, "06.tune_hybrid": TUNE_HYBRID,
     "06.cheapest_recall": CHEAPEST_RECALL, "07.cap_items": CAP_ITEMS,
-    "07.apply_if_current": APPLY_IF_CURRENT, "07.restore": RESTORE, "07.fence": FENCE,
+    "07.fence": FENCE, "08.apply_if_current": APPLY_IF_CURRENT, "08.restore": RESTORE,
     "09.step_items": STEP_ITEMS,
 }
+# A notebook's own catalogue may live beside this one (wrong_solutions_nb09.py,
+# with a CATALOGUE of its own): it joins this one, so a new checker module plugs in.
+for _path in sorted(Path(__file__).parent.glob("wrong_solutions_nb*.py")):
+    CATALOGUE.update(importlib.import_module(_path.stem).CATALOGUE)

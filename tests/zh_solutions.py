@@ -2,8 +2,9 @@
 
 Where the Chinese edition's code differs from notebooks/solutions (English), here is
 the Chinese form: notebook 05's merge step sends the Chinese prompt and labels
-(`PROMPT_ZH`, "之前的摘要：", "新消息：", "无"), notebook 07's fence and restore use
-the Chinese markers. Every other exercise's official code is the same in both editions.
+(`PROMPT_ZH`, "之前的摘要：", "新消息：", "无"), notebook 07's fence and 08's restore
+use the Chinese markers. Every other exercise's official code is the same in both
+editions.
 """
 
 from test_exercise_catalogue import OFFICIAL, official
@@ -36,8 +37,9 @@ def merge_summary(llm, previous, overflow):
 
 def fence(summary):
     """把摘要变成围起来的系统消息；伪造的标记变成普通文字。"""
-    for marker in (SUMMARY_HEADER_ZH, SUMMARY_FOOTER_ZH):
-        summary = summary.replace(marker, marker.strip("[]"))
+    while SUMMARY_HEADER_ZH in summary or SUMMARY_FOOTER_ZH in summary:
+        for marker in (SUMMARY_HEADER_ZH, SUMMARY_FOOTER_ZH):
+            summary = summary.replace(marker, marker.strip("[]"))
     return summary_message(summary, "zh")
 
 
@@ -48,7 +50,7 @@ def restore(snapshot, transcript):
     return [summary_message(snapshot.text, "zh"), *transcript[snapshot.covered_up_to:]]
 
 
-CHINESE = {"05.merge_step": merge_summary, "07.fence": fence, "07.restore": restore}
+CHINESE = {"05.merge_step": merge_summary, "07.fence": fence, "08.restore": restore}
 
 
 def chinese_official(name: str):

@@ -1,7 +1,7 @@
 """The course's data, in one place: the scripts, the strategies, and two helpers.
 
 Used from notebook 03 on, and by `tinyagent demo`, `chat` and `compare`, the
-comparison harness and the notebook 07 playground, so all of them play the same
+comparison harness and the notebook 08 playground, so all of them play the same
 six turns and build each memory with the same sizes. `SIX_TURNS` is the dialog of
 the original TinyAgent, in English and Chinese: an order, a refund, a question
 about that refund, two about products, then the refund number again. The sizes are

@@ -41,7 +41,7 @@ def chat(memory_name: str, session: str | None = None,
         print(say(f"Memory: {memory_name}. Type /memory to see it, /help for help, "
                   "/quit to leave.", f"记忆：{memory_name}。输入 `/memory` 查看记忆，"
                   "`/help` 查看帮助，`/quit` 退出。", lang))
-    if session is not None:  # notebook 07: each message is saved as it arrives
+    if session is not None:  # notebook 08: each message is saved as it arrives
         from ..storage import open_store
         from .sessions_cli import open_session
 

@@ -1,6 +1,6 @@
 """The playground's chat box: a text box and a Send button that never drop a word.
 
-Introduced with the playground in notebook 07. A widget's value travels to the kernel
+Introduced with the playground in notebook 08. A widget's value travels to the kernel
 as state, and the widget library holds state back while the kernel is busy, merging
 what piles up; a click or an Enter travels at once as a message. So with a stock text
 box and button, Enter could overtake the last keystrokes ("W" sent for "Where is…"),
@@ -9,7 +9,9 @@ submit message itself, then clears the box: each send arrives whole, once, in or
 Enter that confirms an input method's composition (Chinese, Japanese) does not send.
 Keys typed here stay here: the notebook's shortcuts (arrows move between cells) are
 suppressed in the controls of an element of class `tinyagent-playground` (the
-playground adds it).
+playground adds it), and Shift+Enter there neither runs the cell again nor presses
+a button. The CSS below gives its controls a 3 px focus ring, a placeholder of
+4.5:1 or more in either theme, and a gauge and slider tracks drawn in forced colours.
 
 From code, `box.value = "…"; box.click()` sends as the button does. The button says
 "Send", or "发送" in Chinese (`set_lang`), unless `description=` says otherwise. Left
@@ -43,8 +45,15 @@ function keepKeys(event) {
   if (box.dataset.tinyagentKeys) return;
   box.dataset.tinyagentKeys = "true";
   box.addEventListener("keydown", (e) => {
-    if (KEYS.includes(e.key) && !(e.shiftKey || e.ctrlKey || e.altKey || e.metaKey))
+    const modified = e.shiftKey || e.ctrlKey || e.altKey || e.metaKey;
+    if (KEYS.includes(e.key) && !modified) e.stopPropagation();
+    if (e.key === "Enter" && modified) {
+      // Shift+Enter runs a cell in the notebook: here it must neither run the
+      // playground's cell again (a new playground) nor press a focused button
+      // ("New conversation"): plain Enter, or Space, presses a button.
       e.stopPropagation();
+      if (e.target.closest?.("button")) e.preventDefault();
+    }
   });
 }
 if (!window.__tinyagentKeys) {
@@ -111,6 +120,27 @@ CSS = """
   background: var(--jp-brand-color0, #0d47a1); border: 1px solid transparent; }
 .tinyagent-playground :is(input, select, button, textarea, .noUi-handle):focus-visible
   { outline: 3px solid var(--jp-brand-color1, #1976d2); outline-offset: 2px; }
+/* ipywidgets draws its dropdown's focus as a 1 px border, and its rule is the more
+   specific one: the ring must win, or a keyboard user loses track of the menu. */
+.tinyagent-playground .widget-dropdown > select:focus-visible
+  { outline: 3px solid var(--jp-brand-color1, #1976d2) !important;
+    outline-offset: 2px; }
+/* The hint in the empty box: the theme's text colour, a little lighter, so it reads
+   as a hint and still passes 4.5:1 (about 5.9:1 in the dark theme, 8:1 in the light;
+   Lab's own rule, --jp-ui-font-color2, gives 4.2:1 in the dark one, so this wins). */
+.tinyagent-chat .tinyagent-chat-input::placeholder {
+  color: var(--jp-ui-font-color1, #444) !important; opacity: 0.8; }
+/* Forced colours (Windows High Contrast) drop backgrounds: the gauge and the
+   sliders' tracks would vanish. Draw them with system colours instead. */
+@media (forced-colors: active) {
+  .tinyagent-playground :is(.progress, .noUi-target)
+    { border: 1px solid CanvasText !important; }
+  .tinyagent-playground :is(.progress-bar, .noUi-connect)
+    { forced-color-adjust: none; background: Highlight !important; }
+  .tinyagent-playground .noUi-handle
+    { forced-color-adjust: none; background: ButtonText !important;
+      border: 1px solid ButtonText !important; }
+}
 """
 
 

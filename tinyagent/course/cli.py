@@ -4,7 +4,7 @@
 six-turn hybrid-memory dialog of the original TinyAgent (notebook 05) with the memory
 printed at the end. `tinyagent chat` is a REPL with a memory of your choice; with
 standard input from a pipe it reads one user message a line, so it can be scripted;
-`--session NAME --db FILE` resumes it after a restart (notebook 07). Each command is
+`--session NAME --db FILE` resumes it after a restart (notebook 08). Each command is
 the terminal twin of a notebook: demo of 01 and 05, compare of 06, bench of 03's
 cost argument, grade of 09's memory test kit. `--timeout SECONDS` (or
 TINYAGENT_TIMEOUT) bounds a real model's wait; closed pipes, Ctrl-C and bad input

@@ -1,24 +1,18 @@
 """The playground: chat with the BitMall agent and watch its memory live.
 
-Introduced in notebook 07. An ipywidgets app: a chat box and a Send button, a
-strategy menu with a slider for each of the strategy's parameters, a "New
-conversation" button, the transcript (it scrolls, the newest turn in view), and a
-memory panel showing what the next request will carry (each message's role and
-tokens, the summary highlighted) with a gauge of the last prompt's tokens against
-the agent's budget. Changing the strategy or a slider keeps the conversation and
-rebuilds the memory from it. It works with the offline model and with a real one.
-
-Enter in the chat box sends, as the button does (chatbox.py: every character, in
-order). The status line says which strategy runs (or why none does), how many turns
-were sent and how many the agent refused; the gauge shows its number, past the
-budget too, in words as well as colour; an empty memory says so in words. It
-speaks the notebook's language (`set_lang("zh")`, or `lang=`): its labels, the
-Chinese store, and for the summary strategies Chinese summaries, fences and size
-errors.
-
-It can be driven from code (`pg.chat_box.value = "..."; pg.send_button.click()`,
-or `pg.send("...")`), and `str(pg)` is a deterministic text view for tests and
-nbval. Colours come from the notebook's theme (JupyterLab's --jp-* variables).
+Introduced in notebook 08. An ipywidgets app: a chat box and a Send button, a
+strategy menu with a slider per parameter, "New conversation" (and a button that
+brings the last one back: an accident is a click away), the transcript (the newest
+turn in view), and a memory panel of what the next request carries (each message's
+role and tokens, the summary highlighted) with a gauge of the last prompt against
+the agent's budget. A new strategy or size keeps the conversation and rebuilds the
+memory from it. Enter sends, as the button does (chatbox.py: every character, in
+order). The status line, the gauge and an empty memory say their state in words.
+It speaks the notebook's language (`set_lang("zh")`, or `lang=`): its labels, the
+Chinese store, and Chinese summaries. Drive it from code with `pg.send("...")`;
+`str(pg)` is a deterministic text view for tests and nbval. The live controls exist
+only in the kernel that made them: displayed, it first prints a line saying to run
+the cell again if they read as an error (a reopened notebook, a restarted kernel).
 Left out: streaming answers, and persistence (sessions.py).
 """
 
@@ -57,6 +51,7 @@ RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
 SUMMARIES = ("summary", "hybrid", "structured", "compact")  # they take `lang`
 
 
+
 class Playground:
     """`Playground(llm)`: display it in a notebook, or drive it from code."""
 
@@ -76,6 +71,10 @@ class Playground:
         # is what the box shows; `send_button.click()` presses it from code.
         self.send_button = self.chat_box
         self.new_button = w.Button(description=self._say("New conversation", "新对话"))
+        self.undo_button = w.Button(description=self._say(
+            "Bring back the last conversation", "找回上一段对话"),
+            layout=w.Layout(display="none"))  # shown after "New conversation"
+        self._previous: tuple[Any, ...] | None = None  # what "New conversation" ended
         self.strategy_menu = w.Dropdown(options=[(strategy_title(STRATEGIES[key].title,
                                                                  self.lang), key)
                                                  for key in STRATEGIES], value=strategy,
@@ -92,12 +91,15 @@ class Playground:
         self.gauge_label = w.Label()  # a progress bar alone shows no number
         def row(*children: w.Widget) -> w.HBox:  # on a narrow screen: wrap, not cut
             return w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
-        self.widget = w.VBox([row(self.strategy_menu, self.slider_box, self.new_button),
-                              self.status, self.transcript, self.chat_box,
-                              row(self.gauge, self.gauge_label), self.memory_panel])
+        self.widget = w.VBox([
+            row(self.strategy_menu, self.slider_box, self.new_button, self.undo_button),
+            self.status, self.transcript, self.chat_box, row(self.gauge,
+                                                             self.gauge_label),
+            self.memory_panel])
         self.widget.add_class("tinyagent-playground")  # keys stay in its controls
         self.chat_box.on_send(self.send)
         self.new_button.on_click(lambda _button: self.restart())
+        self.undo_button.on_click(lambda _button: self.bring_back())
         self.strategy_menu.observe(lambda _change: self._new_strategy(), names="value")
         self.history: list[ChatMessage] = []  # every message the memory was given
         self.turns: list[tuple[str, str]] = []
@@ -122,19 +124,36 @@ class Playground:
         self.rebuild()
 
     def restart(self) -> None:
-        """A new conversation with the chosen strategy and slider values."""
+        """A new conversation with the chosen strategy and slider values; the one
+        it ends can be brought back (`bring_back`) until the next turn is sent."""
+        if self.turns:
+            self._previous = (self.history, self.turns, self.refused,
+                              self.last_prompt_tokens)
+            self.undo_button.layout.display = None
         self.history, self.turns, self.refused = [], [], 0
         self.last_prompt_tokens = 0
         self.rebuild()
+
+    def bring_back(self) -> None:
+        """The conversation that "New conversation" ended, rebuilt in the memory."""
+        if self._previous is not None:
+            self.history, self.turns, self.refused, self.last_prompt_tokens = \
+                self._previous
+            self._forget_previous()
+            self.rebuild()
+
+    def _forget_previous(self) -> None:
+        self._previous, self.undo_button.layout.display = None, "none"
 
     def rebuild(self) -> None:
         """The chosen strategy and sizes, holding the conversation so far: each
         message is given to the new memory again, as the agent gave it."""
         strategy = STRATEGIES[self.strategy_menu.value]
         parameters = {name: s.value for name, s in self.sliders.items()}
-        self.setting = setting_title(strategy.title if self.lang == "zh"
-                                     else self.strategy_menu.value, parameters,
-                                     self.lang)
+        # "window(max_messages=6)"; a strategy with no sizes by its title: "in-memory"
+        name = strategy.title if self.lang == "zh" else self.strategy_menu.value
+        self.setting = setting_title(name, parameters, self.lang) if parameters \
+            else strategy_title(strategy.title, self.lang)
         self.problem = ""
         if not self.turns:
             self.refused, self.last_prompt_tokens = 0, 0
@@ -166,6 +185,7 @@ class Playground:
         self.chat_box.value = ""
         if not text.strip():
             return None
+        self._forget_previous()  # a new turn: the old conversation is gone for good
         self.agent.last_trace = None  # so a turn that raised leaves no trace
         try:
             answer = self.agent.run(text)
@@ -194,24 +214,9 @@ class Playground:
             self.last_prompt_tokens = max(trace.prompt_tokens)
 
     # -- what is shown
-    def _status(self) -> str:
-        if self.problem:
-            head = self._say(f"⚠ {self.problem}. Using no memory until that is fixed.",
-                             f"⚠ {self.problem}。改好之前不使用记忆。")
-        else:
-            started = (self._say("Conversation", "对话") if self.turns
-                       else self._say("New conversation", "新对话"))
-            head = f"{started}{self._say(': ', '：')}{self.setting}"
-        refused = self.refused  # refused turns never reached the model
-        count = len(self.turns) - refused
-        sent = self._say(f" · {count} turn{'s' * (count != 1)} sent",
-                         f" · 已发送 {count} 轮")
-        no = self._say(f" · {refused} refused (over the token budget)",
-                       f" · {refused} 轮被拒绝（超出 token 预算）")
-        return head + (sent if self.turns else "") + (no if refused else "")
-
     def _refresh(self) -> None:
-        self.status_text = self._status()
+        self.status_text = view.status(self.problem, self.setting, len(self.turns),
+                                       self.refused, self.lang)
         self.status.value = view.prose(self.status_text)
         self.transcript.value = view.transcript_html(self.turns, self.lang)
         self.gauge.value = min(self.last_prompt_tokens, self.max_tokens)
@@ -242,3 +247,13 @@ class Playground:
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         data["text/plain"] = str(self)
         return bundle
+
+    def _ipython_display_(self) -> None:
+        """A line that outlives the kernel (a reopened notebook still shows it), then
+        the live widget with its text view."""
+        from IPython.display import display
+
+        print(view.run_again(self.lang))
+        bundle = self._repr_mimebundle_()
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        display(data, metadata=metadata, raw=True)

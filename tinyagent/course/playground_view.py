@@ -1,6 +1,6 @@
 """What the playground shows: its transcript, gauge and memory panel, as HTML and text.
 
-Introduced with the playground in notebook 07 (playground.py holds the controls and
+Introduced with the playground in notebook 08 (playground.py holds the controls and
 the conversation; this, how they look). Colours come from the notebook's theme
 (JupyterLab's --jp-* variables), so the light and the dark theme both read; a state
 shown in colour is said in words too. Text is left-aligned, a long word wraps
@@ -29,6 +29,33 @@ PROSE = f"{PANEL};overflow-wrap:anywhere"
 SCROLL = (f"{PROSE};max-height:18em;overflow-y:auto;display:flex;"
           "flex-direction:column-reverse;border:1px solid var(--jp-border-color2);"
           "padding:0 8px")
+
+
+def status(problem: str, setting: str, turns: int, refused: int, lang: str) -> str:
+    """The status line: the strategy and its sizes (or why none runs), the turns
+    sent and those the agent refused (they never reached the model)."""
+    if problem:
+        head = say(f"⚠ {problem}. Using no memory until that is fixed.",
+                   f"⚠ {problem}。改好之前不使用记忆。", lang)
+    else:
+        started = say("Conversation", "对话", lang) if turns else \
+            say("New conversation", "新对话", lang)
+        head = f"{started}{say(': ', '：', lang)}{setting}"
+    count = turns - refused
+    sent = say(f" · {count} turn{'s' * (count != 1)} sent", f" · 已发送 {count} 轮",
+               lang)
+    no = say(f" · {refused} refused (over the token budget)",
+             f" · {refused} 轮被拒绝（超出 token 预算）", lang)
+    return head + (sent if turns else "") + (no if refused else "")
+
+
+def run_again(lang: str) -> str:
+    """The line printed above the live controls: it outlives the kernel."""
+    return say("The playground runs in this notebook's kernel: if its controls below "
+               "read as an error (the notebook was reopened, or the kernel "
+               "restarted), run this cell again.",
+               "演练场运行在当前的内核里：如果下面的控件显示成一行报错（这一课重新"
+               "打开过，或者内核重启过），请重新运行这个单元格。", lang)
 
 
 def prose(text: str) -> str:
@@ -81,7 +108,8 @@ def panel_title(memory: ChatMemory | None, lang: str) -> str:
         return (f"记忆：{len(messages)} 条消息，{tokens} token"
                 + (f"，{extra} 次压缩" if extra is not None else ""))
     return (f"Memory: {len(messages)} messages, {tokens} tokens"
-            + (f", {extra} compressions" if extra is not None else ""))
+            + (f", {extra} compression{'s' * (extra != 1)}" if extra is not None
+               else ""))
 
 
 def empty_line(memory: ChatMemory | None, lang: str) -> str:

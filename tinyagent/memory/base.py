@@ -13,7 +13,7 @@ A *turn* is a user message and everything up to the next user message (tool call
 tool results, the answer). Cutting anywhere else can leave a tool result without its
 call, which providers reject; so every strategy trims whole turns (notebook 03), and
 `add` refuses a tool result whose call is not right before it. Left out here:
-persistence and sessions (notebook 07).
+persistence and sessions (notebook 08).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ production memories (notebook 07) share. A compression is four steps:
 `pop()` (undo, notebook 09) takes back verbatim messages only: once they are all
 popped, the summary is what is left, and popping it is an UndoError (the memory
 unchanged; no pre-summary state is kept to go back to).
-`SummaryState` is the record a store keeps of a summary (notebook 07). Left out:
+`SummaryState` is the record a store keeps of a summary (notebook 08). Left out:
 saving the summary and keeping that record (tinyagent.production).
 """
 
@@ -37,7 +37,7 @@ from .summarizer import Summarizer
 
 @dataclass(frozen=True)
 class SummaryState:
-    """A summary and its record: what a store's snapshot holds (notebook 07)."""
+    """A summary and its record: what a store's snapshot holds (notebook 08)."""
 
     text: str | None = None
     covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
@@ -137,7 +137,7 @@ class CompressedChatMemory(BaseChatMemory):
         `compression_count` compressions had left them there.
 
         No model call and no compression: the next add() compresses if one is due.
-        Loading a saved conversation does this (notebook 07).
+        Loading a saved conversation does this (notebook 08).
         """
         self.clear()
         self._set_summary(summary)

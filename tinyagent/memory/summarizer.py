@@ -26,8 +26,8 @@ budget in tokens (budget.py): when the summary is full, its oldest lines go firs
 their ids kept (`fit=` takes notebook 07's ladder). With lang="zh" the prompt, the
 request's markers, the fallback's labels and the ids line are Chinese (notebooks/
 zh/04 shows them, transcript.py writes the transcript); lang="auto" picks by the
-customer's words, per request. Left out: structured summaries, async refresh and
-persistence (notebook 07).
+customer's words, per request. Left out: structured summaries (07), async refresh and
+persistence (08).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ steps, and appends. And it asks for each summary by a fork (memory/fork.py): the
 agent's last request as it was, its answer and one turn asking for the summary, so
 the provider reads the whole prefix from its cache; `fork=False` sends notebook 04's
 request of its own instead, billed in full. Left out: saving and restoring its
-state (notebook 07's stores hold one summary), and a compaction in the background.
+state (notebook 08's stores hold one summary), and a compaction in the background.
 """
 
 from __future__ import annotations

@@ -12,13 +12,19 @@ against the learner's code. The report asks before it tells:
   hint that names the cause, not the code to type. The other failing cases are named
   only: each rerun reveals the next.
 
-Marks are plain text with a word ("✓ PASS", "✗ FAIL"), readable in any font. The
+Marks are plain text with a word ("✓ PASS", "✗ FAIL"), readable in any font; a
+line longer than 80 columns goes on under its own text (_wrap.py). The
 report speaks the notebook's language (`set_lang("zh")` in notebooks/zh, or
 `check(..., lang="zh")`): each sentence is written as an English and Chinese pair
 where it is used, `say(en, zh)`, and the inputs a case shows (dialogs, summaries) are
 Chinese too. Every case builds fresh inputs, so code that changes its argument cannot
 spoil the next case. A case that raises counts as failed, with the error shown.
-Left out: grading, scores and hidden tests.
+
+Beside its named cases, each checker draws inputs (seeded: the same on every run)
+and compares the learner's code with the reference on them (_drawn.py). An exercise
+whose point is writing the code refuses the package's own function or class passed
+as it is, with one friendly line (`packaged`); a wrapper around it is the learner's
+own business. Left out: grading, scores and hidden tests.
 """
 
 from __future__ import annotations
@@ -30,12 +36,19 @@ from typing import Any
 
 from ..language import say, speaking
 from ._errors import in_chinese
+from ._wrap import wrapped
+
+
+def print_(text: str) -> None:
+    """Print a report, cut into lines that fit a notebook (_wrap.py)."""
+    print(wrapped(text))
 
 # One case: what it checks, a function that returns True when it holds (or raises
 # Wrong with the evidence), and a hint.
 Case = tuple[str, Callable[[], bool], str]
 Cases = Callable[[Any], Iterator[Case]]  # given the learner's code, yields its cases
 CHECKS: dict[str, Cases] = {}  # "03.token_window" -> cases
+WRITE_IT: set[str] = set()  # exercises whose point is to write the code yourself
 
 
 class Wrong(Exception):
@@ -60,12 +73,26 @@ def expect(got: Any, expected: Any, where: str, show: Callable[[Any], str] = rep
     return True
 
 
-def exercise(name: str) -> Callable[[Cases], Cases]:
-    """Register a generator of cases under an exercise name."""
+def exercise(name: str, write_it: bool = True) -> Callable[[Cases], Cases]:
+    """Register a generator of cases under an exercise name. `write_it`: the point
+    of the exercise is to write the code, so the package's own is refused."""
     def register(cases: Cases) -> Cases:
         CHECKS[name] = cases
+        if write_it:
+            WRITE_IT.add(name)
         return cases
     return register
+
+
+def packaged(candidate: Any) -> str | None:
+    """"tinyagent.guards.no_progress" when `candidate` is the package's own function,
+    class, method or object, passed as it is; None for the learner's own code (a
+    wrapper or a subclass written in the notebook is the learner's)."""
+    module = getattr(candidate, "__module__", None)
+    if not isinstance(module, str) or not module.startswith("tinyagent."):
+        return None
+    name = getattr(candidate, "__qualname__", None) or type(candidate).__qualname__
+    return f"{module}.{name}"
 
 
 @dataclass(frozen=True)
@@ -118,11 +145,23 @@ def check(name: str, candidate: Any, lang: str | None = None) -> CheckResult:
 def _not_written(name: str, candidate: Any) -> CheckResult:
     """One line for a stub: what to write and how to check it, nothing more."""
     what = getattr(candidate, "__name__", None) or say("your code", "你的代码")
-    print(say(f"{name}: not written yet. Write `{what}` in the cell above (in place "
+    print_(say(f"{name}: not written yet. Write `{what}` in the cell above (in place "
               "of `raise NotImplementedError`), run that cell, then run this one.",
               f"{name}：还没有写。在上面的单元格里写好 `{what}`（替换掉 "
               "`raise NotImplementedError`），运行它，再运行这个单元格。"))
     return CheckResult(name, 0, len(list(CHECKS[name](candidate))), [])
+
+
+def _own_code(name: str, where: str) -> CheckResult:
+    """One friendly line for the package's own code passed as the answer."""
+    print_(say(f"{name}: that is the package's own `{where}`, passed as it is. This "
+              "exercise is to write it yourself: write your own in the cell above "
+              "(reading the package's code first is fine), run it, then run this "
+              "one.",
+              f"{name}：这是包里现成的 `{where}`，原样交了上来。这个练习要你自己写："
+              "在上面的单元格里写出你自己的版本（可以先读读包里的代码），"
+              "运行它，再运行这个单元格。"))
+    return CheckResult(name, 0, len(list(CHECKS[name](None))), [])
 
 
 def _check(name: str, candidate: Any) -> CheckResult:
@@ -131,6 +170,9 @@ def _check(name: str, candidate: Any) -> CheckResult:
         known = ", ".join(sorted(CHECKS))
         raise KeyError(say(f"no exercise named {name!r}; known: {known}",
                            f"没有名为 {name!r} 的练习；已有：{known}"))
+    where = packaged(candidate) if name in WRITE_IT else None
+    if where is not None:
+        return _own_code(name, where)
     passed, failed = say("✓ PASS  ", "✓ 通过    "), say("✗ FAIL  ", "✗ 未通过  ")
     passes, failures, first = [], [], ""
     for description, test, hint in CHECKS[name](candidate):
@@ -146,16 +188,16 @@ def _check(name: str, candidate: Any) -> CheckResult:
         failures.append(f"{failed}{description}")
     total = len(passes) + len(failures)
     if failures:
-        print(say(f"{name}: {len(passes)}/{total} checks pass. Not yet: fix the first "
+        print_(say(f"{name}: {len(passes)}/{total} checks pass. Not yet: fix the first "
                   "✗ FAIL below, then run this cell again (each run shows the next).",
                   f"{name}：{len(passes)}/{total} 项检查通过。还没完成：先改好"
                   "下面第一个 ✗ 未通过，再运行一次这个单元格（每次运行会显示"
                   "下一个）。"))
         failures[0] += first
     else:
-        print(say(f"{name}: {total}/{total} checks pass. Well done!",
+        print_(say(f"{name}: {total}/{total} checks pass. Well done!",
                   f"{name}：{total}/{total} 项检查全部通过。做得好！"))
-    print("\n".join(failures + passes))
+    print_("\n".join(failures + passes))
     return CheckResult(name, len(passes), total,
                        [f.splitlines()[0][len(failed):] for f in failures])
 
@@ -171,5 +213,5 @@ def _load_all() -> None:
             importlib.import_module(f"{__name__}.{module.name}")
 
 
-__all__ = ["CHECKS", "Case", "CheckResult", "NotWritten", "Wrong", "check", "exercise",
-           "expect"]
+__all__ = ["CHECKS", "WRITE_IT", "Case", "CheckResult", "NotWritten", "Wrong", "check",
+           "exercise", "expect", "packaged"]

@@ -9,7 +9,9 @@ SDK's in-process transport, without the round trip through the SDK; and a reques
 asked again gets the reply it got the first time. Rerunning a check, or another
 memory that sends the same prompts (a strategy the decision is compared with), costs
 no second play, and every verdict is the one LlmClient would give. The checkers read
-the answers and the prompt and reply tokens, never the cached tokens (0 here).
+the answers and the prompt and reply tokens, never the cached tokens (0 here); a
+checker that bills a run under a provider's cache rule passes `record=[]` and gets
+every request and reply, as course/billing.py's `bill` reads them.
 Left out: a real model or a misbehaving "+mode" (asked through LlmClient.chat, and
 nothing remembered), and a request the model refuses (LlmClient.chat raises its
 usual error, so the report reads as it would in the learner's own code).
@@ -28,20 +30,56 @@ from ...offline.model import complete
 from ...reply import ChatResponse, parse_reply
 
 # Enough for every play of a test session (about 100 calls per 50-turn dialog);
-# the oldest replies go first. A key is a 16-byte digest, a value one short reply.
+# the oldest replies go first. A key is a 16-byte digest, a value one short reply
+# and the reply's message as the provider sent it (what billing reads).
 MAX_REPLIES = 50_000
-_REPLIES: dict[bytes, ChatResponse] = {}
+_REPLIES: dict[bytes, tuple[ChatResponse, dict[str, Any]]] = {}
+Exchange = tuple[dict[str, Any], dict[str, Any]]  # (request body, reply message)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def _message_key(message: ChatMessage) -> bytes:
+    """A digest of the message as a request carries it, kept on the message: a
+    dialog resends its history every call, and each message is read once."""
+    key = getattr(message, "_request_key", None)
+    if key is None:
+        key = _digest(json.dumps(message.to_dict(), ensure_ascii=False))
+        try:  # immutable, so the digest stays right; kept as the token count is
+            object.__setattr__(message, "_request_key", key)
+        except (AttributeError, TypeError):  # a learner's own kind of message
+            pass
+    return key
+
+
+_TOOLS: dict[int, tuple[Any, bytes]] = {}  # id -> (the tools list, its digest)
+
+
+def _key(llm: LlmClient, messages: list[ChatMessage],
+         tools: list[dict[str, Any]] | None) -> bytes:
+    """The request's key: what LlmClient.chat would send, digested message by
+    message (the same key whatever objects carry the same content)."""
+    known = _TOOLS.get(id(tools))
+    if known is None or known[0] is not tools:
+        known = _TOOLS[id(tools)] = (tools, _digest(json.dumps(tools or [])))
+        if len(_TOOLS) > 64:  # a few lists of schemas in a session
+            del _TOOLS[next(iter(_TOOLS))]
+    parts = [f"{llm.model}|{llm.max_reply_tokens}".encode(), known[1],
+             *map(_message_key, messages)]
+    return hashlib.blake2b(b"".join(parts), digest_size=16).digest()
 
 
 def _request(llm: LlmClient, messages: list[ChatMessage],
-             tools: list[dict[str, Any]] | None) -> str:
-    """The request body LlmClient.chat would send, as JSON text."""
+             tools: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """The request body LlmClient.chat would send."""
     request: dict[str, Any] = {"model": llm.model,
                                "messages": [m.to_dict() for m in messages],
                                "max_tokens": llm.max_reply_tokens}
     if tools:
         request.update(tools=tools, tool_choice="auto")
-    return json.dumps(request, ensure_ascii=False)
+    return request
 
 
 class Remembered:
@@ -51,35 +89,41 @@ class Remembered:
     client's own; `usage_total` counts every reply handed out, remembered or not.
     """
 
-    def __init__(self, llm: LlmClient | None = None) -> None:
+    def __init__(self, llm: LlmClient | None = None,
+                 record: list[Exchange] | None = None) -> None:
         self.llm = llm or LlmClient(offline=True)
         self.usage_total = Usage()
+        self.record = record  # a list: every request and reply is appended to it
 
     def chat(self, messages: list[ChatMessage],
              tools: list[dict[str, Any]] | None = None) -> ChatResponse:
         if not self.llm.offline or "+" in self.llm.model or not messages:
             reply = self.llm.chat(messages, tools)  # nothing to remember
         else:
-            body = _request(self.llm, list(messages), tools)
-            key = hashlib.blake2b(body.encode(), digest_size=16).digest()
-            reply = _REPLIES.get(key) or self._ask(key, body, messages, tools)
+            key = _key(self.llm, list(messages), tools)
+            reply, said = _REPLIES.get(key) or self._ask(key, messages, tools)
+            if self.record is not None and said:
+                self.record.append((_request(self.llm, list(messages), tools), said))
             # a copy: code that changes the reply it got cannot change the next one
             reply = dataclasses.replace(reply, tool_calls=list(reply.tool_calls))
         self.usage_total += reply.usage
         return reply
 
-    def _ask(self, key: bytes, body: str, messages: list[ChatMessage],
-             tools: list[dict[str, Any]] | None) -> ChatResponse:
+    def _ask(self, key: bytes, messages: list[ChatMessage],
+             tools: list[dict[str, Any]] | None
+             ) -> tuple[ChatResponse, dict[str, Any]]:
+        body = json.dumps(_request(self.llm, list(messages), tools),
+                          ensure_ascii=False)
         try:  # the body as the transport reads it: parsed from JSON
             answer = complete(json.loads(body))
         except (ValueError, TypeError):  # refused: the client's own error, not kept
-            return self.llm.chat(messages, tools)
+            return self.llm.chat(messages, tools), {}
         reply = parse_reply(json.dumps(answer, ensure_ascii=False),
                             self.llm.max_reply_tokens)
         if len(_REPLIES) >= MAX_REPLIES:
             del _REPLIES[next(iter(_REPLIES))]
-        _REPLIES[key] = reply
-        return reply
+        _REPLIES[key] = reply, answer["choices"][0]["message"]
+        return _REPLIES[key]
 
     def __getattr__(self, name: str) -> Any:
         if name == "llm":  # not set yet (a copy being made): no endless lookup

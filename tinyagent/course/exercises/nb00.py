@@ -4,19 +4,25 @@
 pairwise alike (Jaccard on character sets, the notebook's `jaccard`). It is graded
 against the agent's own test, `guards.no_progress`: a learner's function passes
 when it agrees with the guard the agent runs, on thoughts placed near the 0.7
-boundary from both sides. The repeated-call guard's test is in nb00_signature.py,
+boundary from both sides, then on 300 drawn lists of up to 50 thoughts: variants
+of one character set (every pattern of alike and unlike pairs comes up), pairs built
+to score exactly 0.7 or just off it, a thought in other letter case, blanks of
+every kind between them. The repeated-call guard's test is in nb00_signature.py,
 what a memory keeps of a turn in nb00_remember.py. Left out: the loop that calls
 the guards, which the notebook runs on the agent.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
+from itertools import combinations
 from typing import Any
 
 from ... import guards
 from ..language import say
 from . import Case, exercise, expect
+from ._drawn import drawn, size
 
 # Thoughts the offline model really writes (notebook 00 prints them).
 DITHER = ("I am still not sure, let me look again (1).",
@@ -27,6 +33,8 @@ WORKING = ("The customer asks about order 88231; I'll look up the order first.",
            "The customer wants a refund for order 88231; I'll apply for it.")
 # Neighbours alike (0.82), first and last not (0.67): every pair must be compared.
 DRIFT = ("abcdefghij", "bcdefghijk", "cdefghijkl")
+# Only the last pair unlike (0.71, 0.71, 0.5): comparing (1, 2) and (1, 3) misses it.
+LAST_PAIR = ("abcdefghijkl", "abcdefghijXY", "abcdefghklZW")
 # "abcdefgxy" vs "abcdefgz": 7 shared of 10 distinct characters, exactly 0.7.
 EDGE = ("abcdefgxy", "abcdefgz", "abcdefgxy")
 # Just under: "abcdefgxyw" vs "abcdefgz": 7 of 11, 0.64, so not alike.
@@ -44,6 +52,70 @@ ROUNDS_UP = ("abcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+",
 ABOVE = ("abcdefghijklmno", "abcdefghijklpq", "abcdefghijklmno")
 # The same words in other letters are other characters: jaccard() sees case.
 SHOUTED = ("LOOK-AGAIN-88231", "look-again-88231", "LOOK-AGAIN-88231")
+
+
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+BLANKS = ("", " ", "  ", "\t", "\n", " \n ")
+DRAWS, LONGEST = 300, 50  # the named cases hold at most five thoughts
+
+
+def _variant(rng: random.Random, base: list[str]) -> str:
+    """A thought whose characters are `base` with a few dropped and a few added,
+    some repeated, shuffled: pairs of such thoughts score around 0.7."""
+    cut = max(1, len(base) // 6)
+    dropped = set(rng.sample(range(len(base)), rng.randint(0, cut)))
+    chars = [c for i, c in enumerate(base) if i not in dropped] + rng.sample(
+        [c for c in LETTERS if c not in base], rng.randint(0, cut))
+    chars = chars or [rng.choice(LETTERS)]
+    text = chars + [rng.choice(chars) for _ in range(rng.randint(0, len(chars)))]
+    rng.shuffle(text)
+    return "".join(text)
+
+
+def _at_the_edge(rng: random.Random) -> list[str]:
+    """Two thoughts whose Jaccard is 0.7 exactly, or one shared character off it
+    (7 of 10, 14 of 20, ...), and the first again: (a, b, a)."""
+    union = 10 * rng.randint(1, 6)
+    shared = union * 7 // 10 + rng.choice((-1, 0, 0, 1))
+    chars = rng.sample(LETTERS, union)
+    split = rng.randint(0, union - shared)
+    a = chars[:shared] + chars[shared:shared + split]
+    b = chars[:shared] + chars[shared + split:]
+    return ["".join(rng.sample(a, len(a))), "".join(rng.sample(b, len(b))),
+            "".join(rng.sample(a, len(a)))]
+
+
+def _thoughts(rng: random.Random) -> list[str]:
+    """A drawn list of thoughts: mostly variants of one set, blanks between them."""
+    base = rng.sample(LETTERS, rng.randint(4, 30))
+    count = size(rng, LONGEST, 1)
+    thoughts = [_variant(rng, base) for _ in range(count)]
+    if rng.random() < 0.3:  # the last three built at the 0.7 boundary
+        thoughts[-3:] = _at_the_edge(rng)
+    if len(thoughts) > 1 and rng.random() < 0.15:  # other case: other letters
+        thoughts[-1] = thoughts[-2].swapcase()
+    for _ in range(rng.choice((0, 0, 1, 3))):  # blanks anywhere, the end included
+        thoughts.insert(rng.randint(0, len(thoughts)), rng.choice(BLANKS))
+    return thoughts
+
+
+def _pairs(thoughts: list[str]) -> str:
+    """"pairs (1, 2) 0.71, (1, 3) 0.69, (2, 3) 0.75" of the last three non-blank."""
+    last = [t.strip() for t in thoughts if t.strip()][-3:]
+    if len(last) < 3:
+        return say(f"{len(last)} non-blank", f"非空的只有 {len(last)} 条")
+    names = ("(1, 2)", "(1, 3)", "(2, 3)")
+    scores = [guards.jaccard(a, b) for a, b in combinations(last, 2)]
+    return say("the last three non-blank thoughts' pairs ",
+               "最后三条非空思考两两的 jaccard()：") + ", ".join(
+        f"{n} {j:.3f}" for n, j in zip(names, scores, strict=True))
+
+
+def _drawn_verdict(no_progress: Any, rng: random.Random) -> bool:
+    thoughts = _thoughts(rng)
+    return expect(no_progress(list(thoughts)), guards.no_progress(thoughts),
+                  say(f"with {thoughts!r} ({_pairs(thoughts)})",
+                      f"输入为 {thoughts!r}（{_pairs(thoughts)}）"))
 
 
 def _verdict(no_progress: Any, thoughts: tuple[str, ...], name: str) -> bool:
@@ -93,7 +165,9 @@ def _no_progress_cases(no_progress: Any) -> Iterator[Case]:
     yield (say("every pair must be alike, not only neighbours",
                "每一对都要相似，不只是相邻的两条"),
            lambda: _verdict(no_progress, DRIFT, f"{list(DRIFT)} (0.82, 0.67, "
-                            "0.82)"), every_pair)
+                            "0.82)")
+           and _verdict(no_progress, LAST_PAIR, f"{list(LAST_PAIR)} (0.71, 0.71, "
+                        "0.5)"), every_pair)
     yield (say("exactly 0.7 counts as alike (>=), just under does not",
                "恰好 0.7 算相似 (>=)，略低于 0.7 不算"),
            lambda: _verdict(no_progress, EDGE, say(f"{list(EDGE)} (each pair "
@@ -116,3 +190,12 @@ def _no_progress_cases(no_progress: Any) -> Iterator[Case]:
            lambda: _verdict(no_progress, SHOUTED, f"{list(SHOUTED)}"),
            say("the guard compares the thoughts as they were written",
                "守卫比较的是原样写下的思考"))
+    yield (say(f"agrees with the agent's guard on {DRAWS} drawn lists of up to "
+               f"{LONGEST} thoughts", f"在 {DRAWS} 个抽取的思考列表上（每个至多 "
+               f"{LONGEST} 条）与智能体的守卫一致"),
+           lambda: drawn("00.no_progress", DRAWS,
+                         lambda rng: _drawn_verdict(no_progress, rng)),
+           say("the rule, whatever the thoughts: drop the blanks, take the last three, "
+               "and every pair must score at least 0.7, exactly as written",
+               "规则对任何思考都一样：去掉空白的，取最后三条，每一对都要不低于 "
+               "0.7，按原样比较"))

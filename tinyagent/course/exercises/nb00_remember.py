@@ -4,7 +4,9 @@
 tool calls, tool results, answers) and returns what the agent's memory keeps: the
 user messages and the final answers, oldest first, in a new list. Thoughts and
 answers come in several phrasings, so that only a message's tool calls, never its
-words, can tell a step from an answer. Left out: memory objects (notebook 02).
+words, can tell a step from an answer. Then 100 drawn dialogs of up to 40 turns and
+up to 30 tool steps a turn, with or without a system prompt or a summary before
+them, some answers empty. Left out: memory objects (notebook 02).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from typing import Any
 
 from ...messages import ChatMessage
 from ..language import say
-from . import Case, exercise, expect
-from ._dialogs import ORDERS, fresh_list, roles
+from . import Case, Wrong, exercise, expect
+from ._dialogs import ORDERS, fresh_list, label, roles
+from ._drawn import drawn, first_difference, size
 from .nb00_signature import call
 
 # Thoughts and answers in several phrasings: what makes a message a step or an answer
@@ -33,8 +36,12 @@ ANSWERS = (("Order {o} was delivered.", "订单 {o} 已签收。"),
            ("Your order {o} is with the courier.", "您的订单 {o} 在快递员手上。"))
 
 
-def _turn(n: int, order: str, steps: int) -> list[ChatMessage]:
-    """A finished turn as the agent's loop holds it: `steps` tool calls, an answer."""
+DRAWS, MOST_TURNS, MOST_STEPS = 100, 40, 30  # named: at most 4 turns, 3 steps a turn
+
+
+def _turn(n: int, order: str, steps: int, empty: bool = False) -> list[ChatMessage]:
+    """A finished turn as the agent's loop holds it: `steps` tool calls, an answer
+    (`empty`: an answer with no words, still the turn's answer)."""
     messages = [ChatMessage.user(say(f"Q{n}: where is my order {order}?",
                                      f"问{n}：我的订单 {order} 到哪了？"))]
     for step in range(steps):
@@ -43,7 +50,7 @@ def _turn(n: int, order: str, steps: int) -> list[ChatMessage]:
         thought = say(*THOUGHTS[(n + step) % len(THOUGHTS)]).format(o=order)
         messages += [ChatMessage.assistant(thought, (tool,)),
                      ChatMessage.tool(tool.id, f'{{"order_id": "{order}"}}')]
-    answer = say(*ANSWERS[n % len(ANSWERS)]).format(o=order)
+    answer = "" if empty else say(*ANSWERS[n % len(ANSWERS)]).format(o=order)
     return messages + [ChatMessage.assistant(answer)]
 
 
@@ -65,6 +72,40 @@ def _remembered(what_to_remember: Any, steps: tuple[int, ...], seed: int) -> boo
         f"输入为 {len(turns)} 轮、工具步数 {list(steps)} 的对话 {roles(messages)}"),
         roles) and expect(got, expected, say("the same roles, but other messages",
                                              "角色都对，但消息不对"))
+
+
+def _drawn_dialog(what_to_remember: Any, rng: random.Random) -> bool:
+    """A drawn dialog: the result must be its questions and answers, in order."""
+    steps = [size(rng, MOST_STEPS, 0) for _ in range(size(rng, MOST_TURNS))]
+    turns = [_turn(n, rng.choice(ORDERS), s, rng.random() < 0.05)
+             for n, s in enumerate(steps, 1)]
+    start = [ChatMessage.system(say("You are BitMall's customer-service assistant.",
+                                    "你是比特严选的客服助手。")),
+             ChatMessage.system(say("[Conversation summary] - order 88231 delivered",
+                                    "[对话摘要] - 订单 88231 已签收"))][
+        :rng.choice((0, 1, 1, 2))]
+    messages = start + [m for t in turns for m in t]
+    expected = [m for t in turns for m in (t[0], t[-1])]
+    handed = list(messages)
+    got = what_to_remember(handed)
+    where = say(f"with {len(turns)} turns of {steps} tool steps, after "
+                f"{len(start)} system message(s)",
+                f"输入为 {len(turns)} 轮、工具步数 {steps} 的对话，前面有 {len(start)} "
+                "条 system 消息")
+    fresh_list(got, handed, where)
+    expect(roles(handed), roles(messages), say(f"{where}, your argument afterwards",
+                                               f"{where}，调用之后你的参数"), str)
+    if got == expected:
+        return True
+    at = first_difference(got, expected)
+    def shown(items: list[ChatMessage]) -> str:
+        return f"{label(items[at])} {items[at].content[:50]!r}" if at < len(items) \
+            else say("nothing", "没有")
+    raise Wrong(say(f"{where}: got {len(got)} messages, expected {len(expected)}; "
+                    f"the first difference, at position {at + 1}: got {shown(got)}; "
+                    f"expected {shown(expected)}",
+                    f"{where}：得到 {len(got)} 条消息，应为 {len(expected)} 条；第一处"
+                    f"不同在第 {at + 1} 条：得到 {shown(got)}；应为 {shown(expected)}"))
 
 
 def _nothing(what_to_remember: Any) -> bool:
@@ -124,3 +165,9 @@ def _what_to_remember_cases(what_to_remember: Any) -> Iterator[Case]:
            lambda: _input_unchanged(what_to_remember),
            say("build a new list; don't remove from the argument",
                "新建一个列表，不要从参数里删除"))
+    yield (say(f"{DRAWS} drawn dialogs of up to {MOST_TURNS} turns and {MOST_STEPS} "
+               "tool steps a turn: every question and final answer, nothing else",
+               f"{DRAWS} 段抽取的对话（至多 {MOST_TURNS} 轮，每轮至多 {MOST_STEPS} "
+               "个工具步骤）：每个问题和最终回答都在，别的都不要"),
+           lambda: drawn("00.what_to_remember", DRAWS,
+                         lambda rng: _drawn_dialog(what_to_remember, rng)), keep)

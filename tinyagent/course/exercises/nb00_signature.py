@@ -3,8 +3,11 @@
 `00.same_signature` tells whether two steps made the same tool calls, graded against
 the agent's own test, `guards.same_calls`. A step's calls are a multiset: ids do not
 count, nor does the order of the calls or of their arguments, but how often a call
-appears does, and a call is its name together with its arguments. Left out: the
-loop that calls the guard, which the notebook runs on the agent.
+appears does, and a call is its name together with its arguments. Then 300 drawn
+pairs of steps of up to 30 calls: the second the first in another order, with new
+ids and keys in another order, and often one change (an argument's value or type,
+two calls' arguments swapped, a tool renamed, one call twice and another gone).
+Left out: the loop that calls the guard, which the notebook runs on the agent.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from ...messages import ToolCall
 from ..language import say
 from . import Case, exercise, expect
 from ._dialogs import ORDERS
+from ._drawn import drawn, size
 
 __all__ = ["call"]
 
@@ -33,6 +37,72 @@ def _same(same_signature: Any, a: list[ToolCall], b: list[ToolCall]) -> bool:
     return expect(same_signature(list(a), list(b)), guards.same_calls(a, b),
                   say(f"with {show(a)} and {show(b)}",
                       f"输入为 {show(a)} 和 {show(b)}"))
+
+
+TOOLS = ("queryOrder", "queryLogistics", "applyRefund", "searchProducts",
+         "searchKnowledge", "getCurrentTime")
+DRAWS, LONGEST = 300, 30  # the named steps hold at most three calls
+
+
+def _arguments(rng: random.Random) -> dict[str, Any]:
+    """Arguments as a model writes them: an order, a reason, a query, nothing."""
+    kinds = [{"order_id": rng.choice(ORDERS)},
+             {"order_id": rng.choice(ORDERS), "reason": rng.choice(("dock", "noise"))},
+             {"query": rng.choice(("S20 Pro", "refund policy", "AirX"))},
+             {"limit": rng.randint(1, 3), "tags": [rng.choice("ab"), "x"]},
+             {"filter": {"max_price": rng.choice((1999, 2499)), "color": "black"},
+              "sort": "price"}, {}]
+    return rng.choice(kinds)
+
+
+def _reordered(rng: random.Random, value: Any) -> Any:
+    """The same arguments with every dict's keys, nested ones too, in another order."""
+    if not isinstance(value, dict):
+        return value
+    keys = list(value)
+    rng.shuffle(keys)
+    return {k: _reordered(rng, value[k]) for k in keys}
+
+
+def _changed(rng: random.Random, calls: list[ToolCall]) -> list[ToolCall]:
+    """One change a step may differ by (or, by chance, none at all)."""
+    if not calls:
+        return [call("c0", rng.choice(TOOLS), **_arguments(rng))]
+    i, j = rng.randrange(len(calls)), rng.randrange(len(calls))
+    one, other = calls[i], calls[j]
+    change = rng.choice(("value", "type", "swap", "rename", "twice", "drop", "add"))
+    if change == "value":
+        calls[i] = ToolCall(one.id, one.name, _arguments(rng))
+    elif change == "type" and "order_id" in one.arguments:
+        calls[i] = ToolCall(one.id, one.name, {**one.arguments, "order_id": int(
+            one.arguments["order_id"])})
+    elif change == "swap":
+        calls[i] = ToolCall(one.id, one.name, other.arguments)
+        calls[j] = ToolCall(other.id, other.name, one.arguments)
+    elif change == "rename":
+        calls[i] = ToolCall(one.id, rng.choice(TOOLS), one.arguments)
+    elif change == "twice":
+        calls[j] = ToolCall(other.id, one.name, one.arguments)
+    elif change == "drop":
+        del calls[i]
+    else:
+        calls.insert(i, ToolCall(f"c{len(calls)}", one.name, one.arguments))
+    return calls
+
+
+def _steps(rng: random.Random) -> tuple[list[ToolCall], list[ToolCall]]:
+    """Two steps: the second the first's calls reordered, new ids, maybe a change."""
+    pool = [(rng.choice(TOOLS), _arguments(rng)) for _ in range(rng.randint(1, 4))]
+    a = [call(f"call_{n}", *rng.choice(pool)[:1], **rng.choice(pool)[1])
+         for n in range(size(rng, LONGEST, 0) if rng.random() < 0.9 else 0)]
+    b = [ToolCall(f"call_{len(a) + n}", c.name, _reordered(rng, c.arguments))
+         for n, c in enumerate(rng.sample(a, len(a)))]
+    return a, (_changed(rng, b) if rng.random() < 0.6 else b)
+
+
+def _drawn_same(same_signature: Any, rng: random.Random) -> bool:
+    a, b = _steps(rng)
+    return _same(same_signature, a, b)
 
 
 @exercise("00.same_signature")
@@ -105,3 +175,12 @@ def _same_signature_cases(same_signature: Any) -> Iterator[Case]:
            lambda: _same(same_signature, [], [])
            and _same(same_signature, [], [order]),
            say("two empty lists of signatures are equal", "两个空的签名列表相等"))
+    yield (say(f"agrees with the guard on {DRAWS} drawn pairs of steps of up to "
+               f"{LONGEST} calls", f"在 {DRAWS} 对抽取的步骤上（每步至多 {LONGEST} "
+               "个调用）与守卫一致"),
+           lambda: drawn("00.same_signature", DRAWS,
+                         lambda rng: _drawn_same(same_signature, rng)),
+           say("a step is a multiset of whole calls (name with arguments): the order "
+               "of calls, of keys and the ids do not count, how often a call appears "
+               "does", "一步里的调用是可重复的集合，每个调用是工具名连同参数："
+               "调用的先后、键的先后和 id 都不算，一个调用出现几次要算"))

@@ -3,8 +3,11 @@
 `01.build_messages` takes a system prompt, the earlier turns and the new question
 and returns what the model should be sent; the last case sends it to the offline
 model and expects the refund of the order that the stateless agent could not do, for
-two orders, so that writing one order number into the array does not pass.
-Left out: memory objects (notebook 02) and any trimming (notebook 03).
+two orders, so that writing one order number into the array does not pass. Then
+100 drawn histories of up to 100 messages (ten times the longest named one), plain
+turns and tool turns mixed: the whole history, unchanged, between the system prompt
+and the question. Left out: memory objects (notebook 02) and any trimming (notebook
+03).
 """
 
 from __future__ import annotations
@@ -12,10 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ...memory.base import split_turns
 from ...messages import ChatMessage
 from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
+from ._drawn import drawn, size
+
+DRAWS, LONGEST = 100, 100  # messages: the longest named history holds 10
 
 SYSTEM = "You are the customer-service assistant of BitMall, an online store."
 DELIVERED = {"88231": ("BitMall S10 Pro Robot Vacuum", "2026-06-22"),
@@ -87,6 +94,34 @@ def _built(build_messages: Any, history: list[ChatMessage], where: str) -> bool:
                                                "text", f"{where}，角色都对但文字不对"))
 
 
+def _drawn_history(build_messages: Any, rng: Any) -> bool:
+    """A drawn history of up to LONGEST messages, sent whole, left unchanged."""
+    wanted, history = size(rng, LONGEST, 0), []
+    thanks = [ChatMessage.user(say("Thanks!", "谢谢！")),
+              ChatMessage.assistant(say("You're welcome.", "不客气。"))]
+    turns = split_turns(dialog("".join(rng.choice("pt") for _ in range(LONGEST)),
+                               rng.randint(1, 10**6)))
+    while len(history) < wanted:  # whole turns; the same words said again, at times
+        history += thanks if rng.random() < 0.15 else turns.pop()
+    given = list(history)
+    got = build_messages(system(), given, refund())
+    expect(roles(given), roles(history), say(
+        f"with a {len(history)}-message history, the history list afterwards",
+        f"历史有 {len(history)} 条消息时，调用之后的 `history` 列表"), str)
+    where = say(f"with a {len(history)}-message history",
+                f"历史有 {len(history)} 条消息时")
+    if not isinstance(got, list):
+        raise Wrong(say(f"{where}: got {type(got).__name__}; expected a list",
+                        f"{where}：得到 {type(got).__name__}；应为列表"))
+    expected = _expected(history)
+    if len(got) != len(expected):
+        raise Wrong(say(f"{where}: got {len(got)} messages; expected {len(expected)} "
+                        "(system, every history message, the question)",
+                        f"{where}：得到 {len(got)} 条消息；应为 {len(expected)} 条"
+                        "（system、全部历史消息、问题）"))
+    return expect(got, expected, where, roles)
+
+
 @exercise("01.build_messages")
 def _build_messages_cases(build_messages: Any) -> Iterator[Case]:
     yield (say("it returns a list of ChatMessage", "返回由 ChatMessage 组成的列表"),
@@ -130,3 +165,11 @@ def _build_messages_cases(build_messages: Any) -> Iterator[Case]:
            and _model_refunds(build_messages, "55107"),
            say("the model only knows what the array holds: include the history",
                "模型只知道数组里有什么：把历史放进去"))
+    yield (say(f"{DRAWS} drawn histories of up to {LONGEST} messages: all of each "
+               "is sent, in order", f"{DRAWS} 段抽取的历史（至多 {LONGEST} 条消息）："
+               "每段都完整、按顺序发送"),
+           lambda: drawn("01.build_messages", DRAWS,
+                         lambda rng: _drawn_history(build_messages, rng)),
+           say("a memory holds as many messages as the conversation had: send them "
+               "all, however many", "对话有多少条消息，记忆里就有多少条："
+               "不管多少，全部发送"))

@@ -4,8 +4,11 @@
 contract of `tinyagent.memory.base.ChatMemory` case by case, on short and long
 dialogs (an unbounded memory keeps all 40 messages of a 20-turn dialog, not the
 last few), then plugs a fresh one into a ReActAgent: turn 2 must refund the order
-of turn 1 without looking it up again. Left out: bounds and summaries (notebooks
-03–05).
+of turn 1 without looking it up again. Last, 40 drawn runs of up to 2,500 adds (ten
+times the longest named one) on two memories at once, with reads, clears and
+changes to the lists `messages()` handed out in between: what each memory gives
+back must be what it was given since its last clear, whatever keeps it inside.
+Left out: bounds and summaries (notebooks 03–05).
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from ...messages import ChatMessage
 from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
+from ._drawn import drawn, size
+
+DRAWS, MOST_ADDS = 40, 2_500  # the longest named run adds 250 messages
 
 
 def _filled(memory_class: Any, messages: list[ChatMessage]) -> Any:
@@ -95,6 +101,41 @@ def _refunds_in_agent(memory_class: Any, order: str) -> bool:
         f"第 1 轮问的是订单 {order}；第 2 轮的工具调用"))
 
 
+def _drawn_run(memory_class: Any, rng: Any) -> bool:
+    """Two memories, one stream of operations; each must give back exactly what it
+    was given since its last clear, in order, whatever was done to its copies."""
+    pool = dialog("".join(rng.choice("pt") for _ in range(12)), rng.randint(1, 10**6))
+    memories, models = [memory_class(), memory_class()], [[], []]
+    adds = size(rng, MOST_ADDS)
+    done = 0
+    for step in range(adds):
+        which = 0 if rng.random() < 0.8 else 1
+        memories[which].add(message := rng.choice(pool))  # the same one, at times
+        models[which].append(message)
+        done += 1
+        roll = rng.random()
+        if roll < 0.002 and step < adds - 10:
+            memories[which].clear()
+            models[which] = []
+        elif roll < 0.02:  # what the caller does with the copy is the caller's
+            handed = memories[which].messages()
+            handed.append(message) if rng.random() < 0.5 else handed.clear()
+        elif roll < 0.04 or step == adds - 1:
+            for n in (0, 1):
+                got = memories[n].messages()
+                where = say(f"memory {n + 1} of two, after {done} adds in all "
+                            f"({len(models[n])} since its last clear), messages()",
+                            f"两个记忆中的第 {n + 1} 个，一共加入 {done} 条消息之后"
+                            f"（自上次 clear() 以来 {len(models[n])} 条），messages()")
+                if len(got) != len(models[n]):
+                    raise Wrong(say(f"{where} held {len(got)}; expected "
+                                    f"{len(models[n])}",
+                                    f"{where}：得到 {len(got)} 条；应为 "
+                                    f"{len(models[n])} 条"))
+                expect(got, models[n], where, roles)
+    return True
+
+
 @exercise("02.my_memory")
 def _my_memory_cases(memory_class: Any) -> Iterator[Case]:
     yield (say("a new memory is empty", "新建的记忆是空的"),
@@ -141,3 +182,13 @@ def _my_memory_cases(memory_class: Any) -> Iterator[Case]:
            and _refunds_in_agent(memory_class, "55107"),
            say("the agent sends what the memory gives back: turn 2's request must hold "
                "turn 1", "智能体发送的是记忆交还的内容：第 2 轮的请求里必须有第 1 轮"))
+    yield (say(f"{DRAWS} drawn runs of up to {MOST_ADDS:,} adds on two memories, with "
+               "reads, clears and changed copies between them",
+               f"{DRAWS} 次抽取的运行：两个记忆，至多加入 {MOST_ADDS:,} 条消息，中间"
+               "夹着读取、clear() 和对副本的改动"),
+           lambda: drawn("02.my_memory", DRAWS,
+                         lambda rng: _drawn_run(memory_class, rng)),
+           say("a memory gives back every message given to it since it was made or "
+               "last cleared, however many, and nothing else",
+               "记忆交还自创建或上次 clear() 以来给它的每一条消息，不管多少条，"
+               "也不多出别的"))

@@ -4,13 +4,19 @@
 newest `max_rounds` turns, however many messages each turn holds (a window counted
 in rounds, so that tool calls cannot shrink it). It must never start the history
 with a tool result whose call is gone (`well_formed`, shared with the token window's
-checker in nb03_token_window.py); the last case runs it in a ReActAgent that
-remembers its tool calls. Left out: token budgets (nb03_token_window.py) and
-summaries (notebooks 04 and 05).
+checker in nb03_token_window.py); a case runs it in a ReActAgent that remembers its
+tool calls. What it stores is measured, not looked for in its attributes: with 3,000
+messages added, it may hold no more bytes (tracemalloc) than after 100, however it
+keeps them (a list, a UserList, a nested object, dicts, a long buffer behind it).
+Last, 60 drawn dialogs of up to 80 turns, some of several tool steps, with windows
+of 1 to 40 rounds: after every turn, what `messages()` gives back must be the newest
+whole turns. Left out: token budgets (nb03_token_window.py) and summaries
+(notebooks 04 and 05).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +24,12 @@ from ...memory.base import drop_orphans, split_turns
 from ...messages import ChatMessage, Role
 from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
-from ._dialogs import dialog, roles, stored
+from ._dialogs import ORDERS, dialog, roles
+from ._drawn import drawn, size
+from .nb00_remember import _turn
+from .nb03_storage import stores_only_the_window
+
+DRAWS, MOST_TURNS, MOST_ROUNDS = 60, 80, 40  # named: 8 turns, windows of 1 to 4
 
 __all__ = ["well_formed"]
 
@@ -59,20 +70,28 @@ def _sizes_checked(memory_class: Any) -> bool:
     return True
 
 
-def _stores_only_the_window(memory_class: Any) -> bool:
-    """A window bounds what it stores, not only what it hands out."""
-    memory = _filled(memory_class, 2, dialog("p" * 500, 12))
-    held, returned = stored(memory), len(memory.messages())
-    if held > returned + 2:  # room for one turn still arriving
-        raise Wrong(say(f"with max_rounds=2 after 1,000 messages: messages() returns "
-                        f"{returned}, but the memory stores {held}",
-                        f"max_rounds=2，加入 1,000 条消息后：messages() 返回 "
-                        f"{returned} 条，记忆里存着的得到 {held} 条；应为至多 "
-                        f"{returned + 2} 条"),
-                    say("a window that slices only when read still grows without "
-                        "end: memory, and the time each add takes",
-                        "只在读取时切片的窗口仍会无限增长：占用的内存、每次 `add()` "
-                        "的时间都在涨"))
+def _drawn_window(memory_class: Any, rng: random.Random) -> bool:
+    """A drawn dialog, one turn at a time: after each, the newest whole turns."""
+    max_rounds = size(rng, MOST_ROUNDS)
+    turns = [_turn(n, rng.choice(ORDERS), size(rng, 6, 0) if rng.random() < 0.5
+                   else 0) for n in range(1, size(rng, MOST_TURNS) + 1)]
+    memory, sent = memory_class(max_rounds), []
+    for number, turn in enumerate(turns, 1):
+        for message in turn:
+            memory.add(message)
+        sent.append(turn)
+        got = memory.messages()
+        expected = [m for t in sent[-max_rounds:] for m in t]
+        if got != expected:
+            sizes = [len(t) for t in sent]
+            raise Wrong(say(f"with max_rounds={max_rounds}, after {number} turns of "
+                            f"{sizes} messages: kept {roles(got)}; expected the last "
+                            f"{min(number, max_rounds)} turns, {roles(expected)}",
+                            f"max_rounds={max_rounds}，{number} 轮（各轮 {sizes} "
+                            f"条消息）之后：得到 {roles(got)}；应为最后 "
+                            f"{min(number, max_rounds)} 轮 {roles(expected)}"))
+        if rng.random() < 0.05:  # the caller's copy is the caller's
+            got.clear()
     return True
 
 
@@ -178,9 +197,10 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _always_well_formed(memory_class),
            say("a cut by message count can fall between a tool call and its result",
                "按消息条数切，可能正好切在工具调用和它的结果之间"))
-    yield (say("it stores only the window: 1,000 messages in, a few held",
-               "它只存窗口里的：加入 1,000 条消息，只留几条"),
-           lambda: _stores_only_the_window(memory_class), whole)
+    yield (say("it stores only the window: 3,000 messages in, no more held than "
+               "after 100", "它只存窗口里的：加入 3,000 条消息，占的内存不比 100 条"
+               "时多"),
+           lambda: stores_only_the_window(memory_class), whole)
     yield (say("messages() returns a copy", "messages() 返回副本"),
            lambda: _copy_is_safe(memory_class),
            say("whoever holds the list messages() returned can change it; the memory "
@@ -197,3 +217,9 @@ def _rounds_window_cases(memory_class: Any) -> Iterator[Case]:
            lambda: _in_agent(memory_class),
            say("the model needs each tool result right after its call",
                "模型要求每个工具结果紧跟在它的调用后面"))
+    yield (say(f"{DRAWS} drawn dialogs of up to {MOST_TURNS} turns, windows of 1 to "
+               f"{MOST_ROUNDS} rounds: after every turn, the newest whole turns",
+               f"{DRAWS} 段抽取的对话（至多 {MOST_TURNS} 轮），窗口 1 到 {MOST_ROUNDS} "
+               "轮：每一轮之后都是最新的几轮完整对话"), lambda: drawn(
+        "03.rounds_window", DRAWS, lambda rng: _drawn_window(memory_class, rng)),
+           whole)

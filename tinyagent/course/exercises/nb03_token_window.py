@@ -4,12 +4,15 @@
 the newest whole turns that fit in a token budget, as `TokenWindowChatMemory` holds
 them; its budgets land exactly on the boundaries (a turn that fits to the token, and
 one token less), on dialogs drawn from seeds. Like the rounds window (nb03.py), it
-must never start the history with a tool result whose call is gone.
+must never start the history with a tool result whose call is gone. Last, 60 drawn
+dialogs of up to 60 turns (some of several tool steps, some answers long), each at
+budgets up to 6,000 tokens, on and one token off the turns' boundaries.
 Left out: summaries (notebooks 04 and 05).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any
@@ -20,8 +23,13 @@ from ...messages import ChatMessage
 from ...tokens import count_messages_tokens
 from ..language import say
 from . import Case, Wrong, exercise, expect
-from ._dialogs import dialog, fresh_list, roles, size, tokens
+from ._dialogs import ORDERS, dialog, fresh_list, roles, size, tokens
+from ._drawn import drawn
+from ._drawn import size as drawn_size
+from .nb00_remember import _turn
 from .nb03 import well_formed
+
+DRAWS, MOST_TURNS, MOST_TOKENS = 60, 60, 6_000  # named: 6 turns, budgets near 600
 
 __all__ = ["boundaries", "reference_token_window"]
 
@@ -115,6 +123,44 @@ def _unchanged(token_window: Any) -> bool:
     return True
 
 
+def _drawn_dialog(rng: random.Random) -> list[ChatMessage]:
+    """Up to MOST_TURNS turns: plain or with tool steps, some answers long."""
+    messages: list[ChatMessage] = []
+    for n in range(1, drawn_size(rng, MOST_TURNS) + 1):
+        turn = _turn(n, rng.choice(ORDERS), drawn_size(rng, 4, 0)
+                     if rng.random() < 0.5 else 0)
+        if rng.random() < 0.2:  # a long answer: a product list, a policy
+            turn[-1] = ChatMessage.assistant(turn[-1].content + " " + say(
+                "The S20 Pro costs ¥2499 and the S20 Max ¥2999.",
+                "S20 Pro 售价 ¥2499，S20 Max 售价 ¥2999。") * rng.randint(2, 12))
+        messages += turn
+    return messages
+
+
+def _drawn_budgets(token_window: Any, rng: random.Random) -> bool:
+    """One drawn dialog at a few budgets: on a boundary, one off, anywhere."""
+    messages = _drawn_dialog(rng)
+    limits = boundaries(messages)
+    budgets = [rng.choice(limits), rng.choice(limits) - 1,
+               rng.randint(1, MOST_TOKENS), rng.randint(1, max(limits[0], 2))]
+    for budget in budgets:
+        given = list(messages)
+        got = token_window(given, budget)
+        where = say(f"with max_tokens={budget} on a {len(split_turns(messages))}-turn "
+                    f"dialog of {size(messages)}",
+                    f"max_tokens={budget}，{len(split_turns(messages))} 轮的对话"
+                    f"（{size(messages)}）")
+        expect(roles(given), roles(messages), say(f"{where}, your argument afterwards",
+                                                  f"{where}，调用之后你的参数"), str)
+        fresh_list(got, given, where)
+        expected = reference_token_window(messages, budget)
+        if got != expected:
+            raise Wrong(say(f"{where}: kept {size(got)}; expected {size(expected)}",
+                            f"{where}：保留了 {size(got)}；应为 {size(expected)}"),
+                        _slip(messages, budget, got))
+    return True
+
+
 @exercise("03.token_window")
 def _token_window_cases(token_window: Any) -> Iterator[Case]:
     def exactly(messages: list[ChatMessage]) -> list[int]:
@@ -163,3 +209,13 @@ def _token_window_cases(token_window: Any) -> Iterator[Case]:
            lambda: _unchanged(token_window),
            say("the caller still holds its list: whatever you change in it, it sees",
                "调用方还拿着它的列表：你改了它，调用方就会看到"))
+    yield (say(f"{DRAWS} drawn dialogs of up to {MOST_TURNS} turns, budgets up to "
+               f"{MOST_TOKENS:,} tokens: the newest whole turns that fit",
+               f"{DRAWS} 段抽取的对话（至多 {MOST_TURNS} 轮），预算至多 "
+               f"{MOST_TOKENS:,} 个 token：装得下的最新几轮完整对话"),
+           lambda: drawn("03.token_window", DRAWS,
+                         lambda rng: _drawn_budgets(token_window, rng)),
+           say("walk back from the newest turn, adding whole turns while the total "
+               "stays within max_tokens; the newest turn is always kept",
+               "从最新一轮往回走，总数不超过 max_tokens 就整轮加进来；"
+               "最新一轮总是保留"))

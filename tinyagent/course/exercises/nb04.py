@@ -4,7 +4,9 @@
 keep_recent)` that returns how many of the oldest messages to compress now (0: not
 yet), as SummaryChatMemory decides it: compress once `threshold` messages are held,
 cut only between turns, and keep at least `keep_recent` messages verbatim. Each case
-names its dialog, the learner's number and SummaryChatMemory's. Left out: writing the
+names its dialog, the learner's number and SummaryChatMemory's. Last, 300 drawn
+dialogs of up to 120 messages, turns of 2 to 14 messages, with thresholds up to 120
+and keep_recent up to 50 (ten times the named cases' largest). Left out: writing the
 summary itself (the notebook shows it) and merging (notebook 05).
 """
 
@@ -18,7 +20,11 @@ from ...memory.summary import compression_cut
 from ...messages import ChatMessage
 from ..language import say
 from . import Case, Wrong, exercise
-from ._dialogs import dialog
+from ._dialogs import ORDERS, dialog
+from ._drawn import drawn, size
+from .nb00_remember import _turn
+
+DRAWS, MOST_MESSAGES, MOST_THRESHOLD, MOST_KEEP = 300, 120, 120, 50
 
 
 def reference_plan(messages: list[ChatMessage], threshold: int,
@@ -56,6 +62,17 @@ def _agrees(plan_compression: Any, make: Any, pairs: Any,
                             f"输入为 {_shape(make())}，threshold={threshold}，"
                             f"keep_recent={keep}：得到 {got}；应为 {want}"))
     return True
+
+
+def _drawn_plan(plan_compression: Any, rng: Any) -> bool:
+    """A drawn dialog (turns of 2 to 14 messages) and drawn sizes."""
+    messages: list[ChatMessage] = []
+    wanted = size(rng, MOST_MESSAGES)
+    while len(messages) < wanted:
+        messages += _turn(len(messages), rng.choice(ORDERS), size(rng, 6, 0)
+                          if rng.random() < 0.5 else 0)
+    threshold, keep = size(rng, MOST_THRESHOLD, 2), size(rng, MOST_KEEP, 1)
+    return _agrees(plan_compression, lambda: list(messages), [(threshold, keep)])
 
 
 PAIRS = ((4, 2), (6, 3), (8, 4), (10, 4), (12, 5), (6, 2), (8, 2), (10, 5), (12, 2),
@@ -110,3 +127,9 @@ def _summary_trigger_cases(plan_compression: Any) -> Iterator[Case]:
                "40 个用例都与 SummaryChatMemory 一致（阈值 4–12，保留 2–5）"),
            lambda: all(_agrees(plan_compression, lambda s=s: dialog(s, 3), PAIRS)
                        for s in ("ppppp", "tptp", "ttpptp", "pttp")), turns)
+    yield (say(f"matches SummaryChatMemory on {DRAWS} drawn dialogs of up to "
+               f"{MOST_MESSAGES} messages, thresholds up to {MOST_THRESHOLD}",
+               f"{DRAWS} 段抽取的对话（至多 {MOST_MESSAGES} 条消息，阈值至多 "
+               f"{MOST_THRESHOLD}）都与 SummaryChatMemory 一致"),
+           lambda: drawn("04.summary_trigger", DRAWS,
+                         lambda rng: _drawn_plan(plan_compression, rng)), turns)

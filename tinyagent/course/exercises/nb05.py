@@ -6,8 +6,12 @@ returns the new summary: with the numbers guarded (notebook 04's entity guard) a
 never raising when the model fails (a rule-based fallback instead). Fake models
 record what they are sent; the last cases use the offline model, and check size as
 well as content: 25 merges in a row must stay near what the package's own merge
-holds, not grow with the dialog. Left out: when to merge (notebook 04's exercise)
-and structured summaries (notebook 07).
+holds, not grow with the dialog. Last, 12 drawn chains of up to 40 merges each, on
+drawn summaries and overflows (up to 20 messages, long answers, ids drawn), with a
+model that works, fails (an HTTP error, a timeout) or replies blank at random, often
+several times in a row: each result must be the model's reply, or the exercise's
+fallback, with every id guarded (nb05_drawn.py). Left out: when to merge (notebook
+04's exercise) and structured summaries (notebook 07).
 """
 
 from __future__ import annotations
@@ -15,11 +19,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...memory.summarizer import MARKERS, find_ids, render
+from ...memory.summarizer import (
+    MARKERS,
+    find_ids,
+    render,
+)
 from ...messages import ChatMessage
 from ...tokens import count_tokens
 from ..language import get_lang, say
 from . import Case, Wrong, exercise
+from ._drawn import drawn
+from .nb05_drawn import CHAINS, MOST_MERGES, drawn_chain, prompt_lang
 from .nb05_inputs import (
     IDS,
     LONG_ANSWER,
@@ -204,3 +214,14 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
            lambda: _bounded(merge_summary),
            say("return the model's new summary alone; it already merges the old one",
                "只返回模型给的新摘要：它已经合并了旧摘要"))
+    yield (say(f"{CHAINS} drawn chains of up to {MOST_MERGES} merges, the model "
+               "failing at random, often several times in a row: the reply or the "
+               "fallback, every id kept", f"{CHAINS} 条抽取的合并链（每条至多 "
+               f"{MOST_MERGES} 次合并），模型随机失败、常常连续失败：用回复或兜底"
+               "摘要，编号一个不丢"),
+           lambda: drawn("05.merge_step", CHAINS, lambda rng: drawn_chain(
+               merge_summary, prompt_lang(merge_summary), rng)),
+           say("an outage can last many merges: each one must still give the "
+               "exercise's fallback, not a growing copy of the messages",
+               "服务故障可能持续好几次合并：每一次都要给出练习规定的兜底摘要，"
+               "而不是越来越长的消息副本"))

@@ -12,7 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...llm import ChatResponse, LlmError
-from ...memory.summarizer import PROMPT, fallback_summary, find_ids, keep_ids, render
+from ...memory.summarizer import (
+    MARKERS,
+    PROMPTS,
+    fallback_summary,
+    find_ids,
+    keep_ids,
+    render,
+)
 from ...messages import ChatMessage
 from ..language import say
 from ._dialogs import ORDERS
@@ -61,17 +68,19 @@ class Broken:
                            "模型调用失败：离线模型返回 HTTP 500"))
 
 
-def reference_merge(llm: Any, previous: str | None,
-                    overflow: list[ChatMessage]) -> str:
-    """The merge step as HybridChatMemory does it (the solutions notebook's code)."""
-    text = f"Previous summary:\n{previous or '(none)'}\n\nNew messages:\n" + \
-        render(overflow)
+def reference_merge(llm: Any, previous: str | None, overflow: list[ChatMessage],
+                    lang: str = "en") -> str:
+    """The merge step as the exercise asks it (the solutions notebook's code), with
+    the prompt, labels and fallback of `lang` (the Chinese edition's: "zh")."""
+    before, none, new = MARKERS[lang]
+    text = f"{before}\n{previous or none}\n\n{new}\n{render(overflow)}"
     try:
-        summary = llm.chat([ChatMessage.system(PROMPT), ChatMessage.user(text)])
+        summary = llm.chat([ChatMessage.system(PROMPTS[lang]), ChatMessage.user(text)])
         summary = summary.content.strip()
     except Exception:  # a failed summary must not lose the conversation
         summary = ""
-    return keep_ids(summary or fallback_summary(previous, overflow), find_ids(text))
+    return keep_ids(summary or fallback_summary(previous, overflow, lang),
+                    find_ids(text))
 
 
 def long_overflow(turns: int = 50) -> list[list[ChatMessage]]:

@@ -1,24 +1,25 @@
-"""Checkers for notebook 07 (production memory): a summary's caps and freshness.
+"""Checkers for notebook 07 (production memory I): a structured summary's caps.
 
 `07.cap_items(items, max_items=6, max_chars=80)` keeps a structured summary's section
 within its caps, so the summary stays bounded: the newest `max_items` non-blank
 items, oldest first, each clipped to `max_chars` with "…", the input left unchanged.
-`07.apply_if_current(state, planned_version, batch_size, text)` applies a background
-summary only if the summary has not changed since the batch was planned.
-Left out: threads (the notebook runs the real ones), and restarts and fences
-(nb07_restart.py).
+Beside the named cases, 300 drawn sections of up to 80 items of up to 800
+characters (Chinese ones too, blanks of every kind) with caps up to 70 items and 800
+characters, against the exercise's rule.
+The injection fence, the notebook's other exercise, is in nb07_fence.py.
+Left out: the summarizer that writes the sections (the notebook runs it).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
-from ...production.incremental import SummaryState
 from ..language import say
 from . import Case, exercise, expect
 from ._dialogs import fresh_list
+from ._drawn import drawn, size
 
 # Eight short items; a tuple, so each case makes a fresh list from it.
 FACTS = tuple(f"fact {n}: order 8823{n} checked" for n in range(1, 9))
@@ -26,6 +27,20 @@ LONG = "Refund RF20260701001 for order 88231 approved: ¥1999 back to the card "
 # The same items in a Chinese report; the long one is over 80 characters too.
 FACTS_ZH = tuple(f"事实 {n}：订单 8823{n} 已核对" for n in range(1, 9))
 LONG_ZH = "订单 88231 的退款 RF20260701001 已批准：¥1999 将原路退回银行卡。" * 2
+CAP_DRAWS, MOST_ITEMS, MOST_CAP, MOST_CHARS = 300, 80, 70, 800
+BLANKS = ("", " ", "   ", "\t", "\n", " \n ")
+WORDS = ("order", "88231", "refund", "RF20260701001", "delivered", "pending", "SF",
+         "¥1999", "E12", "after 6 pm", "email")
+WORDS_ZH = ("订单", "88231", "退款", "RF20260701001", "已签收", "待检测", "顺丰",
+            "¥1999", "E12", "下午 6 点以后", "邮件")
+
+
+def reference_cap(items: list[str], max_items: int = 6, max_chars: int = 80
+                  ) -> list[str]:
+    """The exercise's rule: drop blanks, keep the newest max_items, clip each."""
+    kept = [i if len(i) <= max_chars else i[:max_chars - 1] + "…"
+            for i in items if i.strip()]
+    return kept[-max_items:] if max_items > 0 else []
 
 
 def _capped(cap_items: Any, items: list[str], expected: list[str], *caps: int) -> bool:
@@ -41,6 +56,19 @@ def _capped(cap_items: Any, items: list[str], expected: list[str], *caps: int) -
     expect(given, list(items), say(f"{where}, your argument afterwards",
                                    f"{where}，调用之后你的参数"))
     return expect(got, expected, where)
+
+
+def _drawn_section(cap_items: Any, rng: random.Random) -> bool:
+    """A drawn section and caps, against the exercise's rule."""
+    items = []
+    for _ in range(size(rng, MOST_ITEMS, 0)):
+        if rng.random() < 0.15:
+            items.append(rng.choice(BLANKS))
+            continue
+        words = [rng.choice(say(WORDS, WORDS_ZH)) for _ in range(size(rng, 120))]
+        items.append(" ".join(words)[:size(rng, MOST_CHARS)])
+    caps = (size(rng, MOST_CAP, 0), size(rng, MOST_CHARS, 2))
+    return _capped(cap_items, items, reference_cap(items, *caps), *caps)
 
 
 def _input_unchanged(cap_items: Any, facts: tuple[str, ...]) -> bool:
@@ -103,47 +131,13 @@ def _cap_items_cases(cap_items: Any) -> Iterator[Case]:
            and _capped(cap_items, [two], [clipped], 1, 5),
            say("use the parameters, not the numbers 6 and 80",
                "用参数，不要写死 6 和 80"))
-
-
-def _applied(apply_if_current: Any, state: SummaryState, planned: int, size: int,
-             expected: SummaryState) -> bool:
-    got = apply_if_current(state, planned, size, say("- new summary", "- 新摘要"))
-    return expect(got, expected, say(f"with {state}, a batch of {size} messages "
-                                     f"planned at version {planned}",
-                                     f"输入为 {state}，一批 {size} 条消息，"
-                                     f"规划时是第 {planned} 版"))
-
-
-@exercise("07.apply_if_current")
-def _apply_cases(apply_if_current: Any) -> Iterator[Case]:
-    old, text = say(("- old summary", "- new summary"), ("- 旧摘要", "- 新摘要"))
-    now = SummaryState(old, covered_up_to=6, compression_count=2, version=2)
-    new = SummaryState(text, covered_up_to=10, compression_count=3, version=3)
-    yield (say("a batch planned at the current version is applied",
-               "按当前版本规划的一批，照常应用"),
-           lambda: _applied(apply_if_current, now, 2, 4, new),
-           say("an applied batch moves every count on: what is covered, how many "
-               "compressions, which version", "应用一批之后，每个计数都往前走：覆盖到"
-               "哪里、压缩了几次、第几版"))
-    yield (say("a batch planned before another compression is stale: nothing changes",
-               "在另一次压缩之前规划的一批已经过期：什么都不变"),
-           lambda: _applied(apply_if_current, now, 1, 4, now),
-           say("a summary planned on an older version would overwrite newer work",
-               "按旧版本规划的摘要，会覆盖掉更新的成果"))
-    yield (say("a batch planned at a newer version is stale too",
-               "按更新的版本规划的一批，也算过期"),
-           lambda: _applied(apply_if_current, now, 3, 4, now),
-           say("any version other than the current one is stale, newer ones too",
-               "只要不是当前版本就过期，更新的版本也一样"))
-    yield (say("the first compression: from version 0 and nothing covered",
-               "第一次压缩：从第 0 版开始，还没有覆盖任何消息"),
-           lambda: _applied(apply_if_current, SummaryState(), 0, 6,
-                            SummaryState(text, 6, 1, 1)),
-           say("before any summary the version is 0; the first summary makes it 1",
-               "还没有摘要时版本是 0；第一份摘要让它变成 1"))
-    yield (say("the counts follow the batch, not fixed numbers",
-               "计数跟着这一批走，不是固定的数字"),
-           lambda: _applied(apply_if_current, replace(now, version=7), 7, 2,
-                            SummaryState(text, 8, 3, 8)),
-           say("batches come in any size: the counts move by this batch's",
-               "一批可以是任意大小：计数按这一批的大小往前走"))
+    yield (say(f"{CAP_DRAWS} drawn sections of up to {MOST_ITEMS} items, caps up to "
+               f"{MOST_CAP} items and {MOST_CHARS} characters",
+               f"{CAP_DRAWS} 个抽取的栏目（至多 {MOST_ITEMS} 项），上限至多 {MOST_CAP} "
+               f"项、{MOST_CHARS} 个字符"),
+           lambda: drawn("07.cap_items", CAP_DRAWS,
+                         lambda rng: _drawn_section(cap_items, rng)),
+           say("blanks out first, then the newest max_items, each longer than "
+               "max_chars cut to max_chars - 1 characters and '…'",
+               "先去掉空白项，再留最新的 max_items 项，超过 max_chars 的截成 "
+               "max_chars - 1 个字符加 '…'"))
