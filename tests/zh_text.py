@@ -52,7 +52,8 @@ NAMES = {
     "BitMall", "TinyAgent", "Nexus", "ReAct",
     "Python", "Jupyter", "JupyterLab", "Colab", "Binder", "PyPI", "pip", "conda",
     "Conda",
-    "OpenAI", "DeepSeek", "Qwen", "Anthropic", "Gemini", "Ollama", "SQLite", "PostgreSQL", "MySQL", "Redis",
+    "OpenAI", "DeepSeek", "Qwen", "Anthropic", "Gemini", "Ollama", "SQLite",
+    "PostgreSQL", "MySQL", "Redis",
     "Chromium", "Docker", "Windows", "Debian", "Java", "tiktoken", "cl100k",
     "matplotlib", "pytest", "nbval", "tinyagent", "llama", "cpp", "gguf",
     "Jaccard", "Chroma", "Alice", "Bob",  # people: notebook 07's two customers
