@@ -189,12 +189,15 @@ class RecordingProxy:
             connection.close()
 
 
-def send_json(handler: BaseHTTPRequestHandler, status: int, raw: bytes) -> None:
+def send_json(handler: BaseHTTPRequestHandler, status: int, raw: bytes,
+              headers: dict[str, str] | None = None) -> None:
     """Answer with a JSON body; a client that already gave up is not an error."""
     try:
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(raw)))
+        for name, value in (headers or {}).items():
+            handler.send_header(name, value)
         handler.end_headers()
         handler.wfile.write(raw)
     except OSError:  # the client gave up (its timeout): nothing to tell it
