@@ -129,7 +129,9 @@ class RecordingProxy:
                 pass
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # a short poll: stop() returns at once (the check starts and stops many)
+        threading.Thread(target=self._server.serve_forever, args=(0.05,),
+                         daemon=True).start()
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def stop(self) -> None:
