@@ -32,7 +32,9 @@ from local_queue import Busy, Line, hung_up
 from recording_proxy import send_json  # one JSON reply, as the proxy sends it
 
 RETRY_AFTER = 30  # seconds a refused client is told to wait
-WAITING = 8  # requests that may wait behind the one computing; more get HTTP 503
+# Requests that may wait behind the one computing; more get HTTP 503 at once. With
+# calls of 2-5 s, the last in line waits about a minute: the client's default timeout.
+WAITING = 16
 
 
 def serve(model: Model, host: str, port: int, *, waiting: int = WAITING,
