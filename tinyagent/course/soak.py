@@ -4,10 +4,11 @@ The companion of longrun.py (notebook 06's last section): that one checks that t
 prompt stays bounded; this one watches the process itself over a long conversation,
 each memory alone in a fresh Python process with no store: its memory (resident
 set size, RSS) and its CPU seconds per 1,000 turns (CPU, not wall-clock time, so
-that other jobs on a shared machine do not skew it). A bounded memory must keep both flat;
-a cache keyed by every new text, or a list of every request kept somewhere, shows
-up here as a slope. The first bucket warms up (imports, the tokenizer, the caches
-filling), so the bar compares the last bucket with the second: at most 1.5 times.
+that other jobs on a shared machine do not skew it). A bounded memory must keep
+both flat; a cache keyed by every new text, or a list of every request kept
+somewhere, shows up here as a slope. The first bucket warms up (imports, the
+tokenizer, the caches filling), so the bar compares the last bucket with the
+second: at most 1.5 times.
 
     python -m tinyagent.course.soak                  # 10,000 turns, each memory
     python -m tinyagent.course.soak --turns 2000 --memory window hybrid
@@ -17,8 +18,7 @@ filling), so the bar compares the last bucket with the second: at most 1.5 times
 first and the last 10,000 of 100,000 adds, within the same bar. The offline
 model's prompt cache is played by the rule TINYAGENT_CACHE_RULE names (default
 qwen); `--cache-rule none` leaves it out. Left out: stores (a database grows by
-design), real models, and memory that Python keeps without giving it back to the
-system (RSS can only show what the process holds).
+design) and real models.
 """
 
 from __future__ import annotations
@@ -110,10 +110,14 @@ def timed_adds(adds: int, bucket: int) -> list[dict[str, float]]:
     return rows
 
 
-def in_child(argv: Sequence[str]) -> list[dict[str, float]]:
-    """Run one measure in a fresh Python process: one memory's RSS is its own."""
+def in_child(argv: Sequence[str], rule: str | None = None
+             ) -> list[dict[str, float]]:
+    """Run one measure in a fresh Python process: one memory's RSS is its own.
+    `rule`: the offline prompt cache's rule there (None: this process's)."""
+    env = {**os.environ, **({"TINYAGENT_CACHE_RULE": rule} if rule else {})}
     done = subprocess.run([sys.executable, "-m", "tinyagent.course.soak", "--child",
-                           *argv], capture_output=True, text=True, check=False)
+                           *argv], capture_output=True, text=True, check=False,
+                          env=env)
     if done.returncode != 0:
         raise RuntimeError(f"the soak run of {' '.join(argv)} failed:\n"
                            f"{done.stderr[-2000:]}")
@@ -156,8 +160,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--buckets", action="store_true", help="print every bucket")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.cache_rule:
-        os.environ["TINYAGENT_CACHE_RULE"] = args.cache_rule  # the children's too
     if args.child:  # in a fresh process: one measure, printed as JSON
         kind, *rest = args.child
         rows = (timed_adds(*map(int, rest)) if kind == "adds"
@@ -167,18 +169,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.adds:
         rows = in_child(["adds", str(args.adds), str(max(args.adds // 10, 1))])
         first, last = rows[0]["seconds"], rows[-1]["seconds"]
+        slowest = max(r["slowest"] for r in rows) * 1e3
         print(f"background add(), {args.adds:,} adds in 10 buckets: first "
-              f"{first:.2f} CPU s, last {last:.2f} CPU s, ratio {last / first:.2f} (bar "
-              f"{MAX_RATIO}); slowest add {max(r['slowest'] for r in rows) * 1e3:.1f}"
-              " ms")
+              f"{first:.2f} CPU s, last {last:.2f} CPU s, ratio {last / first:.2f} "
+              f"(bar {MAX_RATIO}); slowest add {slowest:.1f} ms")
         return 0 if last / first <= MAX_RATIO else 1
-    rule = os.environ.get("TINYAGENT_CACHE_RULE") or "qwen"
+    rule = args.cache_rule or os.environ.get("TINYAGENT_CACHE_RULE") or "qwen"
     print(f"{args.turns:,} turns of the planted dialog (seed {args.seed}), offline, "
           f"prompt cache rule {rule}, no store; each memory in its own process.")
     runs = {}
     for name in args.memory:
         runs[name] = in_child([name, str(args.turns), str(args.bucket),
-                               str(args.seed)])
+                               str(args.seed)], args.cache_rule)
         if args.buckets:
             print(f"{name}: " + "  ".join(f"{r['seconds']:.2f}s/{r['rss']:.0f}MB"
                                           for r in runs[name]), flush=True)
