@@ -179,9 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--model", type=Path, help="another GGUF file to serve")
     parser.add_argument("--n-ctx", type=int, default=4096, help="context, in tokens")
-    # Every core this process may use: on a laptop serving a room, two threads were
-    # about 1.8 times as fast as one. On cores busy with other jobs, fewer is faster
-    # (llama.cpp's threads spin-wait on each other): set --threads then.
+    # Every core this process may use. llama.cpp's threads (OpenMP) spin while they
+    # wait for each other, and on cores that anything else uses (a browser, other
+    # jobs) two spinning threads were 1.5 to 3 times slower than one; told to wait
+    # passively, two were 1.4 times faster than one (two busy cores, measured).
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # before llama.cpp loads
     parser.add_argument("--threads", type=int, default=cores(),
                         help=f"threads computing a reply (default: {cores()}, the "
                         "cores this process may use)")

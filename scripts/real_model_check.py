@@ -102,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the model name to ask for (with --url)")
     parser.add_argument("--deadline", type=float, default=900,
                         help="hard wall-clock limit in seconds (default 900)")
-    parser.add_argument("--threads", type=int, default=1, help="server threads")
+    parser.add_argument("--threads", type=int, default=local_model.cores(),
+                        help="server threads (default: the cores it may use)")
     args = parser.parse_args(argv)
     if args.broken == "list":
         for name, damage in BREAKS.items():

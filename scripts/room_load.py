@@ -7,9 +7,11 @@ thread with its own client and hybrid memory (6/10, the demo's), as a laptop in 
 room would be, with the settings the server tells learners to use (no retries) and
 the client's default timeout. Each learner asks about another order, so their
 prompts differ after the shared system prompt and tools (the server's prefix cache
-cannot serve one learner's history to another). It prints, per learner, when the
-demo ended, and over all calls the median and slowest call and how many were
-refused (HTTP 503) or timed out. Left out: the notebook's own cells around the demo
+cannot serve one learner's history to another). A learner whose cell is refused
+(HTTP 503, "busy, try again in 30 s") runs it again after those 30 s, as told,
+up to three times. It prints when the first and the last learner were done, and
+over all calls the median and slowest call and how many were refused or timed
+out. Left out: the notebook's own cells around the demo
 (about as many calls again), think time between cells, and the network.
 """
 
@@ -26,6 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tinyagent import HybridChatMemory, LlmClient, LlmError, ReActAgent  # noqa: E402
 from tinyagent.course.catalogue import SIX_TURNS  # noqa: E402
 from tinyagent.tools import bitmall_tools  # noqa: E402
+
+RETRY_AFTER = 30  # seconds, what the server's 503 says
+TRIES = 4  # a refused cell is run again up to three times
 
 ORDERS = ("88231", "90417", "55107", "73820", "61554")  # the store's orders
 
@@ -55,10 +60,14 @@ def learner(n: int, url: str, model: str, log: list[tuple[float, str]],
     agent = ReActAgent(llm, bitmall_tools(), memory=HybridChatMemory(llm, 6, 10),
                        verbose=False)
     for text in SIX_TURNS["en"]:
-        try:
-            agent.run(text.replace("88231", ORDERS[n % len(ORDERS)]))
-        except LlmError:
-            pass  # counted in the log; the learner goes on to the next cell
+        for _ in range(TRIES):
+            try:
+                agent.run(text.replace("88231", ORDERS[n % len(ORDERS)]))
+                break
+            except LlmError as exc:  # counted in the log
+                if "503" not in str(exc):
+                    break  # the learner goes on to the next cell
+                time.sleep(RETRY_AFTER)
     ended[n] = time.monotonic() - started
 
 

@@ -110,7 +110,7 @@ def real_server_fixture():
         pytest.skip(HOW)
     log, port = Path(tempfile.mkdtemp()) / "server.log", local_model.free_port()
     server = local_model.start_server(local_model.find_model(), "127.0.0.1", port,
-                                      log, threads=2)
+                                      log, threads=local_model.cores())
     try:
         local_model.wait_ready(f"http://127.0.0.1:{port}/v1", server)
         yield f"http://127.0.0.1:{port}/v1", server, log
