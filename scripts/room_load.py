@@ -31,6 +31,7 @@ from tinyagent.tools import bitmall_tools  # noqa: E402
 
 RETRY_AFTER = 30  # seconds, what the server's 503 says
 TRIES = 4  # a refused cell is run again up to three times
+OTHER_ERRORS: list[str] = []  # neither refused nor timed out: printed at the end
 
 ORDERS = ("88231", "90417", "55107", "73820", "61554")  # the store's orders
 
@@ -49,6 +50,8 @@ class Timed:
             why = "busy" if "503" in str(exc) else "timeout" if "timed out" in str(
                 exc) else "error"
             self.log.append((time.monotonic() - start, why))
+            if why == "error":
+                OTHER_ERRORS.append(str(exc)[:200])
             raise
         self.log.append((time.monotonic() - start, ""))
         return reply
@@ -96,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{sum(why == 'busy' for _, why in log)}, timed out "
           f"{sum(why == 'timeout' for _, why in log)}, other errors "
           f"{sum(why == 'error' for _, why in log)}")
+    for error in dict.fromkeys(OTHER_ERRORS):
+        print(f"  {error}")
     return 0
 
 

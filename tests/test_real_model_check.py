@@ -112,7 +112,10 @@ def real_server_fixture():
     server = local_model.start_server(local_model.find_model(), "127.0.0.1", port,
                                       log, threads=local_model.cores())
     try:
-        local_model.wait_ready(f"http://127.0.0.1:{port}/v1", server)
+        try:
+            local_model.wait_ready(f"http://127.0.0.1:{port}/v1", server)
+        except RuntimeError as exc:  # died or hung at start: say why, with its log
+            pytest.fail(f"{exc}; the end of its log:\n{local_model.log_tail(log)}")
         yield f"http://127.0.0.1:{port}/v1", server, log
     finally:
         local_model.stop_server(server)
