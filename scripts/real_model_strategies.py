@@ -2,11 +2,14 @@
 
 Every turn's requests are read from the recording proxy and held to the rules of
 scripts/real_model_rules.py; then every call of the run together (`report`). What a
-rule looks at is chosen so that a broken agent fails it whatever the model writes:
-an in-memory request must carry the previous question (a memory that stores
-nothing fails), a summary must hold a line of a summary the model sent (a fallback
-or a constant summary fails), one reply at least must be prose (a server that only
-lets the model call tools fails). Left out: the faults (real_model_faults.py).
+rule looks at is chosen so that a broken agent fails it whatever the model writes,
+and is worked out apart from the memory under test: each request's history must be
+the turns as the agent played them, in order (all of them for the in-memory
+memory, over three turns; the newest ones for the others), each tool result the
+tool's own (run again on a store of the check's), a summary must hold a line of at
+least 20 characters that the model wrote in the reply to the compression that made
+it and that its request did not already hold, and one reply at least must be prose.
+Left out: the faults (real_model_faults.py).
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from real_model_rules import (
     STOP_REASONS,
     Results,
     carries_history,
-    holds_previous,
+    holds_the_turns,
     prose_answers,
     reply_content,
+    rerun,
     run_turn,
     tool_ids_match,
+    tool_results_sent,
     written_by_model,
 )
 from recording_proxy import TRUNCATED_MARK, Fault, RecordingProxy
@@ -47,26 +52,30 @@ TURNS = ["Where is my order 88231? Use the queryOrder tool.",
          "What was my order number again?"]
 
 
-def memories(llm: LlmClient, quick: bool) -> dict[str, tuple[Any, int]]:
-    """Every strategy and its number of turns: enough to carry history, and for the
-    bounded ones to pass their bound (the summaries compress once, at turn 2's end).
-    `quick`: the two that the deliberate breaks must trip."""
-    every = {"none": (None, 2), "in-memory": (InMemoryChatMemory(), 2),
+def memories(llm: LlmClient, quick: bool,
+             only: tuple[str, ...] = ()) -> dict[str, tuple[Any, int]]:
+    """Every strategy and its number of turns: enough to carry history (three for
+    the in-memory one: a memory off by one shows at its third), and for the bounded
+    ones to pass their bound (the summaries compress at the ends of turns 2 and 3).
+    `quick`: the two that the deliberate breaks trip; `only`: these by name."""
+    every = {"none": (None, 2), "in-memory": (InMemoryChatMemory(), 3),
              "window 2": (SlidingWindowChatMemory(2), 3),
              "tokens 120": (TokenWindowChatMemory(120), 2),
              "summary 4/2": (SummaryChatMemory(llm, threshold=4, keep_recent=2), 3),
              "hybrid 2/4": (HybridChatMemory(llm, recent_size=2,
                                              summary_threshold=4), 3)}
-    return {k: v for k, v in every.items()
-            if not quick or k in ("in-memory", "summary 4/2")}
+    chosen = only or (("in-memory", "summary 4/2") if quick else tuple(every))
+    return {k: v for k, v in every.items() if k in chosen}
 
 
 def strategies(r: Results, proxy: RecordingProxy, llm: LlmClient, out: io.StringIO,
-               broken: str, quick: bool = False) -> None:
+               broken: str, quick: bool = False, only: tuple[str, ...] = ()) -> None:
     written = []  # per summarizing strategy: did a model-written line survive?
-    for name, (memory, turns) in memories(llm, quick).items():
+    for name, (memory, turns) in memories(llm, quick, only).items():
         print(f"\n[{name}]")
         agent = ReActAgent(llm, bitmall_tools(), max_steps=MAX_STEPS, memory=memory)
+        shadow = bitmall_tools()  # the same store, the check's own: tools run again
+        played: list[tuple[str, str]] = []  # (question, answer) as the agent played
         if name.startswith("hybrid"):  # its first summary comes back cut off
             proxy.inject("length", "summary")
         # A 135M model never calls a tool unasked: the server is asked for one on
@@ -92,12 +101,18 @@ def strategies(r: Results, proxy: RecordingProxy, llm: LlmClient, out: io.String
             sent = calls[0].request["messages"]
             why = carries_history(sent, held, text)
             r.expect(not why, f"turn {turn} request carries what memory held", why)
-            if name == "in-memory" and turn > 1:
-                r.expect(holds_previous(sent, TURNS[turn - 2]),
-                         f"turn {turn} request holds turn {turn - 1}'s question")
+            if memory is not None:
+                why = holds_the_turns(sent, played, whole=name == "in-memory")
+                r.expect(not why, f"turn {turn} request holds the turns played, in "
+                         "order", why)
+            played.append((text, trace.answer))
             r.expect(all(e.request["messages"][:len(sent)] == sent and tool_ids_match(
                 e.request["messages"]) for e in calls),
                 f"turn {turn} later calls keep it, and tool ids match their calls")
+            why = tool_results_sent(calls[-1].request["messages"],
+                                    rerun(trace.tool_calls, shadow))
+            r.expect(not why, f"turn {turn} sends each tool result as the tool "
+                     "returned it", why)
             ids += find_ids(text + " " + trace.answer)
             cut_stored |= TRUNCATED_MARK in str(getattr(memory, "summary", ""))
         if isinstance(memory, SummaryChatMemory | HybridChatMemory):
@@ -110,10 +125,14 @@ def strategies(r: Results, proxy: RecordingProxy, llm: LlmClient, out: io.String
             r.expect(count_tokens(summary) <= budget, "the summary stays within its "
                      "budget", f"{count_tokens(summary)} tokens of {budget}")
             r.expect(not cut_stored, "a cut-off summary is never stored as the summary")
-            sent_back = [str(reply_content(e.reply)) for e in proxy.exchanges[start:]
-                         if e.kind == "summary" and not e.fault and e.reply]
-            written.append(memory.summarizer.calls > memory.summarizer.fallbacks
-                           and written_by_model(summary, sent_back, IDS_LINE))
+            asked = [e for e in proxy.exchanges[start:] if e.kind == "summary"]
+            last = asked[-1] if asked else None  # the compression that made it
+            request = "\n".join(str(m.get("content"))
+                                for m in (last.request["messages"] if last else []))
+            written.append(
+                len(asked) == memory.compression_count and last is not None
+                and not last.fault and written_by_model(
+                    summary, str(reply_content(last.reply)), request, IDS_LINE))
             print(f"  summary stored: {summary!r}"[:400])
     r.expect(any(written), "a summary the model wrote is stored (not the fallback)")
 

@@ -129,7 +129,9 @@ class RecordingProxy:
                 pass
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # a short poll: stop() returns at once (the check starts and stops many)
+        threading.Thread(target=self._server.serve_forever, args=(0.05,),
+                         daemon=True).start()
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def stop(self) -> None:
@@ -189,12 +191,15 @@ class RecordingProxy:
             connection.close()
 
 
-def send_json(handler: BaseHTTPRequestHandler, status: int, raw: bytes) -> None:
+def send_json(handler: BaseHTTPRequestHandler, status: int, raw: bytes,
+              headers: dict[str, str] | None = None) -> None:
     """Answer with a JSON body; a client that already gave up is not an error."""
     try:
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(raw)))
+        for name, value in (headers or {}).items():
+            handler.send_header(name, value)
         handler.end_headers()
         handler.wfile.write(raw)
     except OSError:  # the client gave up (its timeout): nothing to tell it

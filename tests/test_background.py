@@ -4,12 +4,15 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tinyagent.llm import ChatResponse, LlmClient, LlmError
-from tinyagent.messages import ChatMessage
+from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.production import BackgroundSummaryChatMemory, StructuredSummary
 
 TIMEOUT = 5  # seconds: only reached when a test is broken
@@ -282,3 +285,64 @@ def test_a_bad_max_summary_chars_is_refused_at_construction(chars):
     never a summary shrunk to its ids or a TypeError inside a turn."""
     with pytest.raises(ValueError, match="max_summary_chars"):
         BackgroundSummaryChatMemory(LlmClient(offline=True), max_summary_chars=chars)
+
+
+def reference_plan(messages, keep_recent_turns, batch_turns):
+    """plan_batch as first written: split every turn, then count."""
+    from tinyagent.memory.base import split_turns
+    from tinyagent.production.incremental import is_complete
+
+    turns = split_turns(messages)
+    if turns and not is_complete(turns[-1]):
+        turns.pop()
+    due = turns[: max(len(turns) - keep_recent_turns, 0)][:batch_turns]
+    return sum(len(turn) for turn in due)
+
+
+KINDS = {"user": ChatMessage.user("q"), "answer": ChatMessage.assistant("a"),
+         "call": ChatMessage.assistant("", [ToolCall("c1", "queryOrder", {})]),
+         "result": ChatMessage.tool("c1", "{}"),
+         "summary": ChatMessage.system("- s")}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list(KINDS)), max_size=30), st.integers(0, 5),
+       st.integers(1, 4))
+def test_planning_from_both_ends_plans_what_splitting_every_turn_did(kinds, keep,
+                                                                     batch):
+    """plan_batch reads only the turns that stay (from the newest end) and the due
+    ones (from the oldest): for any conversation, it plans exactly what splitting
+    the whole conversation into turns planned."""
+    from tinyagent.production.incremental import plan_batch
+
+    messages = deque(KINDS[k] for k in kinds)
+    assert plan_batch(messages, keep, batch) == reference_plan(messages, keep, batch)
+
+
+class Counted(deque):
+    """A deque that counts the messages read from it, from either end."""
+
+    read = 0
+
+    def __iter__(self):
+        for message in super().__iter__():
+            Counted.read += 1
+            yield message
+
+    def __reversed__(self):
+        for message in super().__reversed__():
+            Counted.read += 1
+            yield message
+
+
+@pytest.mark.parametrize("backlog", [10, 10_000])
+def test_planning_reads_the_same_few_messages_however_far_behind(backlog):
+    """A background memory far behind holds thousands of due turns; planning the
+    next batch reads the kept turns and one batch, never the backlog: add() stays
+    O(1) amortised (python -m tinyagent.course.soak --adds 100000 times it)."""
+    from tinyagent.production.incremental import plan_batch
+
+    messages = Counted(m for n in range(backlog) for m in turn(n))
+    Counted.read = 0
+    assert plan_batch(messages, keep_recent_turns=4, batch_turns=6) == 12
+    assert Counted.read <= 2 * (4 + 6 + 2)  # two messages a turn, and one more

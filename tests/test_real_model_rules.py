@@ -185,22 +185,91 @@ def test_prose_is_a_finished_reply_of_20_characters_without_tool_syntax(sent, pr
     assert bool(rules.prose_answers([sent])) is prose
 
 
-def test_an_in_memory_request_must_hold_the_previous_question():
-    """The previous turn's user text, before the new question: present or not."""
-    sent = [{"role": "system", "content": "s"}, {"role": "user", "content": "first"},
-            {"role": "assistant", "content": "a"}, {"role": "user", "content": "next"}]
-    assert rules.holds_previous(sent, "first")
-    assert not rules.holds_previous([sent[0], sent[-1]], "first")
-    assert not rules.holds_previous(sent, "next")  # the question itself is not history
+def played(n):
+    return [(f"question {k}", f"answer {k}") for k in range(1, n + 1)]
 
 
-def test_a_summary_counts_as_written_by_the_model_only_with_one_of_its_lines():
-    """A stored line from a server reply counts; the ids line, a constant or the
-    fallback's quotes do not."""
-    replies = ["- Customer asked about order 88231.\n- Refund requested."]
+def sent_with(history, text="next"):
+    return [{"role": "system", "content": "sys"},
+            *({"role": r, "content": c} for r, c in history),
+            {"role": "user", "content": text}]
+
+
+@pytest.mark.parametrize(("history", "whole", "ok"), [
+    (rules.turn_messages(played(3)), True, True),
+    (rules.turn_messages(played(3))[:4], True, False),  # off by one: newest dropped
+    (rules.turn_messages(played(3))[::-1], True, False),  # newest first
+    (rules.turn_messages(played(3))[2:], True, False),  # a window is not everything
+    (rules.turn_messages(played(3))[2:], False, True),  # ... but is the newest turns
+    (rules.turn_messages(played(3))[:2], False, False),  # the oldest is not
+    (rules.turn_messages(played(3))[3:], False, False),  # half a turn
+    ([], False, False),  # a memory holds at least the newest turn
+    ([(r, "OK" if r == "assistant" else c)
+      for r, c in rules.turn_messages(played(3))], True, False)])  # answers lost
+def test_a_request_must_hold_the_turns_as_played(history, whole, ok):
+    """The history sent is the turns the agent played, in order: all of them for a
+    memory that keeps everything, else the newest whole turns, at least one."""
+    assert (rules.holds_the_turns(sent_with(history), played(3), whole) == "") is ok
+
+
+@EXAMPLES
+@given(st.integers(1, 5), st.data())
+def test_any_reordering_or_loss_of_the_played_turns_is_caught(n, data):
+    """Any change to the history of a memory that keeps everything (a message
+    dropped, two swapped, one duplicated) fails the rule."""
+    history = rules.turn_messages(played(n))
+    changed = list(history)
+    i = data.draw(st.integers(0, len(changed) - 1))
+    how = data.draw(st.sampled_from(["drop", "swap", "twice"]))
+    if how == "drop":
+        del changed[i]
+    elif how == "twice":
+        changed.insert(i, changed[i])
+    else:
+        j = data.draw(st.integers(0, len(changed) - 1).filter(
+            lambda j: changed[j] != changed[i]))
+        changed[i], changed[j] = changed[j], changed[i]
+    assert rules.holds_the_turns(sent_with(changed), played(n), True) != ""
+
+
+def tool_turn(result, call_id="c1"):
+    call = {"id": "c1", "type": "function", "function": {
+        "name": "queryOrder", "arguments": '{"order_id": "88231"}'}}
+    return [{"role": "system", "content": "s"}, {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "", "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": call_id, "content": result}]
+
+
+def test_each_tool_result_must_be_what_the_tool_returns():
+    """A result is checked against the tool run again on a store of its own: the
+    real one passes; "OK", a result under another id, or a stranger's fails; the
+    agent's notice for a repeated call, which is not run, passes."""
+    from tinyagent import ToolCall
+    from tinyagent.guards import REPEAT_NOTICE
+
+    call = ToolCall("c1", "queryOrder", {"order_id": "88231"})
+    results = rules.rerun([call], bitmall_tools())
+    real = results["c1"]
+    assert '"88231"' in real
+    assert rules.tool_results_sent(tool_turn(real), results) == ""
+    assert rules.tool_results_sent(tool_turn("OK"), results) != ""
+    assert rules.tool_results_sent(tool_turn(real, "c9"), results) != ""
+    notice = REPEAT_NOTICE[0].format(call=call.signature())
+    assert rules.tool_results_sent(tool_turn(notice, "c2"), {}) == ""
+
+
+def test_a_summary_counts_as_written_by_the_model_only_with_a_line_of_its_own():
+    """A stored line of 20+ characters from the reply to the compression that made
+    it counts; the ids line, a short line, a constant, the fallback's quotes and a
+    line the request already held (the previous summary, the turns) do not."""
+    reply = "- Customer asked about order 88231.\n- Refund requested for it.\n```"
+    request = "Previous summary:\n- Refund requested for it.\nNew messages: ..."
     ids = "- ids kept: "
-    assert rules.written_by_model("- Refund requested.\n- ids kept: 88231",
-                                  replies, ids)
-    assert not rules.written_by_model("- the weather is nice", replies, ids)
-    assert not rules.written_by_model("- ids kept: 88231", replies, ids)
-    assert not rules.written_by_model('- user asked: "Where is 88231?"', replies, ids)
+    assert rules.written_by_model("- Customer asked about order 88231.\n"
+                                  "- ids kept: 88231", reply, "", ids)
+    assert not rules.written_by_model("- Refund requested for it.", reply, request,
+                                      ids)  # copied from the previous summary
+    assert not rules.written_by_model("```\n- ids kept: 88231", reply, "", ids)
+    assert not rules.written_by_model("- the weather is nice", reply, "", ids)
+    assert not rules.written_by_model('- user asked: "Where is 88231?"', reply, "",
+                                      ids)

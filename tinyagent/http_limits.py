@@ -15,9 +15,11 @@ memory, unless the client bounds them itself:
   back-off the banner counted is dropped, and the SDK's own back-off applies.
 
 They are event hooks on the SDK's own HTTP client, so its proxy settings and its
-redirects (which never forward the key to another host) stay as they are. Left out:
-a deadline on the response headers (they are read before any hook runs), and
-brotli or zstd bodies (refused: they cannot be inflated with a bound here).
+redirects (which never forward the key to another host) stay as they are. The
+headers arrive before any hook runs: a trickle there is bounded by the same
+deadline, one level down, in the client's network streams (http_deadline.py).
+Left out: brotli or zstd bodies (refused: they cannot be inflated with a bound
+here).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import zlib
 from collections.abc import Iterator
 from typing import Any
 
+from .http_deadline import install as install_deadline
 from .lang import say
 
 MAX_BODY_BYTES = 8 * 2**20  # as sent; a server ignoring max_tokens still stops here
@@ -121,6 +124,8 @@ def limited_client(timeout: float) -> Any:
 
     def on_request(request: Any) -> None:
         started[request] = time.monotonic()
+        if deadline is not None:  # connecting and the headers: the same deadline
+            deadline.start(timeout)
 
     def on_response(response: Any) -> None:
         headers = response.headers
@@ -143,9 +148,11 @@ def limited_client(timeout: float) -> Any:
                                encoding, sock)
 
     options = {} if shared_tls() is None else {"verify": shared_tls()}
-    return openai.DefaultHttpxClient(event_hooks={"request": [on_request],
-                                                  "response": [on_response]},
-                                     **options)
+    client = openai.DefaultHttpxClient(event_hooks={"request": [on_request],
+                                                    "response": [on_response]},
+                                       **options)
+    deadline = install_deadline(client)
+    return client
 
 
 @functools.cache

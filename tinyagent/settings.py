@@ -1,23 +1,26 @@
-"""Settings for a real model: which `.env` file, the timeout and the reply cap, and
-addresses safe to print.
+"""Settings for a real model: which `.env` file, the timeout and the reply cap.
 
 Introduced in notebook 00, with `LlmClient.from_env()`. A `.env` is read from the
 working folder or from the project folder (notebooks run in notebooks/ and find the
 project's), never from a parent folder: a `.env` planted higher up could point the
-URL elsewhere, and the user's real key would travel with the requests. Left out:
-config files in the home folder and per-profile settings.
+URL elsewhere, and the user's real key would travel with the requests. Addresses
+safe to print are redact.py's (re-exported here). Left out: config files in the home
+folder and per-profile settings.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 from .lang import say
+from .redact import mask_url, scrub, url_secret, url_secrets
+
+__all__ = ["BANNER", "check_api_key", "check_count", "check_timeout", "check_url",
+           "find_env_file", "load_env_file", "mask_url", "numbers_from_env", "scrub",
+           "timeout_argument", "url_secret", "url_secrets"]
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]  # the checkout (editable install)
 MAX_TIMEOUT = 3600.0  # seconds; longer is a hung server (and overflows some sockets)
@@ -165,67 +168,6 @@ def numbers_from_env() -> dict[str, Any]:
                                  f"{variable} 必须是{rule}，收到的是 {text!r}")
                              ) from None
     return found
-
-
-# Query parameters that carry a secret (`?api-key=...`, `?password=...`).
-SECRET_PARAM = re.compile(r"([?&;](?:password|passwd|pass|api[-_]?key|key|token|"
-                          r"access[-_]?token|secret|sig|signature)=)([^&;#\s]*)", re.I)
-
-
-def _split_user(url: str) -> tuple[str, str | None, str]:
-    """(scheme://, user info or None, the rest). The last "@" ends the user info,
-    so a password holding "#", "/", "?" or "@" unencoded is still all found."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or "@" not in rest:
-        return url if not sep else scheme + sep, None, rest if sep else ""
-    info, _, host = rest.rpartition("@")
-    return scheme + sep, info, host
-
-
-def mask_url(url: str) -> str:
-    """`url` with every secret `url_secrets` finds hidden, for messages and keys.
-
-    One rule for model and database URLs: a password becomes *** and the user name
-    before it stays (it names an account, and tells two accounts apart); a user part
-    without a password is hidden whole, because an http URL carries a token there
-    (https://TOKEN@host); secret query values (`?password=`, `?key=`) become ***.
-
-    >>> mask_url("postgresql://bitmall:s3cret@db/support")
-    'postgresql://bitmall:***@db/support'
-    >>> mask_url("https://sk-123@api.example.com/v1?api-key=abc")
-    'https://***@api.example.com/v1?api-key=***'
-    """
-    head, info, rest = _split_user(url)
-    if info is not None:
-        user, colon, _ = info.partition(":")
-        head += f"{user}:***@" if colon else "***@"
-    return SECRET_PARAM.sub(r"\1***", head + rest)
-
-
-def url_secrets(url: str) -> list[str]:
-    """What inside `url` must never be printed: the password (or a lone user name),
-    secret query values, each as written and percent-decoded."""
-    _, info, rest = _split_user(url)
-    found = []
-    if info is not None:
-        user, colon, password = info.partition(":")
-        found.append(password if colon else user)
-    found += [match.group(2) for match in SECRET_PARAM.finditer(rest)]
-    found += [unquote(s) for s in found]
-    # longest first, so a secret is never half-masked by a shorter one inside it
-    return sorted({s for s in found if len(s) >= 3}, key=len, reverse=True)
-
-
-def url_secret(url: str) -> str | None:
-    """The password (or lone user name) written inside `url`, to mask in messages."""
-    return next(iter(url_secrets(url)), None)
-
-
-def scrub(text: str, secrets: list[str]) -> str:
-    """`text` with every one of `secrets` replaced by ***."""
-    for secret in secrets:
-        text = text.replace(secret, "***")
-    return text
 
 
 # The notebook banner, in English and in Chinese (notebooks/zh).

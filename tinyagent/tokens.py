@@ -36,7 +36,7 @@ def encoding() -> tiktoken.Encoding:
         return tiktoken.get_encoding("cl100k_base")
 
 
-@lru_cache(maxsize=8192)  # the same texts come back every turn: the history
+@lru_cache(maxsize=4096)  # the history, every turn; full (so flat) by turn 1,000
 def count_tokens(text: str) -> int:
     """Tokens in a piece of text."""
     return len(encoding().encode(text, disallowed_special=()))

@@ -53,7 +53,7 @@ def _arguments(raw: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-@lru_cache(maxsize=16384)  # the history's texts come back every call
+@lru_cache(maxsize=1024)  # the history comes back every call (bounded: soak.py)
 def _lines(text: str) -> tuple[str, ...]:
     """The lines of `text` that are not blank."""
     return tuple(line for line in text.splitlines() if line.strip())

@@ -53,7 +53,8 @@ def as_dict(key: MessageKey) -> dict[str, Any]:
                            for i, name, arguments in calls]}
 
 
-@lru_cache(maxsize=16384)  # a long session's messages, a few strategies' worth
+@lru_cache(maxsize=2048)  # a request re-reads its history: a few hundred messages;
+# more would only grow the process over a long session (course/soak.py)
 def _parsed(key: MessageKey) -> ChatMessage:
     return ChatMessage.from_dict(as_dict(key))
 

@@ -17,7 +17,7 @@ rather than turns, and summarizing tool calls differently from answers.
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import islice
@@ -25,7 +25,6 @@ from typing import Any
 
 from ..checks import check_size
 from ..llm import SupportsChat
-from ..memory.base import split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.compressed import SummaryState
 from ..messages import ChatMessage, Role
@@ -99,11 +98,38 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
     >>> plan_batch(said, keep_recent_turns=0, batch_turns=1)  # one turn a batch
     2
     """
-    turns = split_turns(messages)
-    if turns and not is_complete(turns[-1]):
-        turns.pop()  # in progress: never compressed, and not one of the recent
-    due = turns[: max(len(turns) - keep_recent_turns, 0)][:batch_turns]
-    return sum(len(turn) for turn in due)
+    # From the newest end, the turns that stay: a turn in progress, then the newest
+    # complete ones. Only they are read, and the due turns from the oldest end, so
+    # a memory far behind (background.py) plans as fast as one that is not.
+    stay = keep_recent_turns + (bool(messages) and not is_complete([messages[-1]]))
+    tail = size = 0
+    for message in reversed(messages):
+        if not stay:
+            break
+        size += 1
+        if message.role is Role.USER:  # the first message of a turn that stays
+            tail, size, stay = tail + size, 0, stay - 1
+    if stay:
+        return 0  # fewer turns than stay: nothing is due
+    due = 0
+    for n, turn in enumerate(turn_sizes(messages)):
+        if n == batch_turns or due + turn > len(messages) - tail:
+            break
+        due += turn
+    return due
+
+
+def turn_sizes(messages: Iterable[ChatMessage]) -> Iterator[int]:
+    """Sizes of the turns, oldest first, read lazily (a turn starts at a user
+    message; what comes before the first one is a turn of its own)."""
+    size = 0
+    for message in messages:
+        if message.role is Role.USER and size:
+            yield size
+            size = 0
+        size += 1
+    if size:
+        yield size
 
 
 class IncrementalSummaryChatMemory(PersistentChatMemory):

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..lang import say
 from ..messages import ChatMessage
-from ..settings import url_secrets
+from ..redact import url_secrets
 from .base import (
     SessionInfo,
     StoreError,

@@ -4,8 +4,11 @@ Each connection bounds its waits: a lock held elsewhere for LOCK_WAIT seconds, o
 statement running STATEMENT_TIMEOUT seconds, ends in a one-line StoreError instead
 of a wait without end. The tables are created only where missing, so a role that
 may only read and write them (no CREATE right) can use the store. Errors never show
-the password: libpq quotes the URL in some of its messages (a bad percent-escape),
-so every secret of the URL is masked in them. Left out: TLS settings and pools.
+the password. People type it unencoded (`postgresql://bitmall:p@ss@db/x`), and libpq
+splits the URL at the first `@`, then quotes the piece it took for a host
+(`failed to resolve host 'ss@db'`); so libpq is given the URL with its user part
+percent-encoded (read by redact.py's rule: the last `@` ends it), and every piece
+of the password is masked in what the driver says. Left out: TLS settings and pools.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lang import say
-from ..settings import mask_url, scrub
+from ..redact import encoded_password_url, mask_url, scrub
 from .base import StoreError
 
 SCHEMA = """
@@ -51,7 +54,8 @@ def first_line(error: Exception, secrets: list[str]) -> str:
 def connect(psycopg: Any, url: str, timeout: int, key: str, secrets: list[str]) -> Any:
     """A new autocommit connection with bounded lock and statement waits."""
     try:
-        conn = psycopg.connect(url, autocommit=True, connect_timeout=timeout)
+        conn = psycopg.connect(encoded_password_url(url), autocommit=True,
+                               connect_timeout=timeout)
         conn.execute(f"SET lock_timeout = '{LOCK_WAIT}s'")
         conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}s'")
         return conn

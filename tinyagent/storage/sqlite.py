@@ -32,6 +32,7 @@ from contextlib import contextmanager
 
 from ..lang import say
 from ..messages import ChatMessage
+from ..redact import mask_path
 from .base import (
     SessionInfo,
     StoreError,
@@ -55,20 +56,21 @@ class SqliteStore(StoreBase):
                  clock: Callable[[], float] = time.time,
                  lock_wait: float = LOCK_WAIT, create: bool = True) -> None:
         self.path, self.clock, self.lock_wait = os.fspath(path), clock, lock_wait
+        self.shown = mask_path(self.path)  # what errors print: no secret written in it
         if self.path == ":memory:":
             self.key = f"sqlite::memory:{id(self)}"  # private to this object
         else:
             if os.path.isdir(self.path):
-                raise StoreError(say(f"the SQLite path {self.path!r} is a folder: "
+                raise StoreError(say(f"the SQLite path {self.shown!r} is a folder: "
                                      "give a file name inside it, e.g. sessions.db",
-                                     f"SQLite 路径 {self.path!r} 是一个文件夹：请给出"
+                                     f"SQLite 路径 {self.shown!r} 是一个文件夹：请给出"
                                      "其中的文件名，例如 sessions.db"))
             if not os.path.exists(self.path):
                 if not create:  # e.g. `sessions list`: looking must not create it
                     raise StoreError(say(
-                        f"the SQLite file {self.path!r} does not exist: check the path "
-                        "(chat --session creates it)",
-                        f"SQLite 文件 {self.path!r} 不存在：请检查路径"
+                        f"the SQLite file {self.shown!r} does not exist: check the "
+                        "path (chat --session creates it)",
+                        f"SQLite 文件 {self.shown!r} 不存在：请检查路径"
                         "（chat --session 会创建它）"))
                 create_private(self.path)
             self.key = "sqlite:" + os.path.realpath(self.path)
@@ -105,8 +107,8 @@ class SqliteStore(StoreBase):
             else:
                 raise
             raise StoreError(say(
-                f"cannot {doing} the SQLite file {self.path!r} ({text}): {fix}",
-                f"无法{DOING_ZH[doing]} SQLite 文件 {self.path!r}（{text}）：{fix}")
+                f"cannot {doing} the SQLite file {self.shown!r} ({text}): {fix}",
+                f"无法{DOING_ZH[doing]} SQLite 文件 {self.shown!r}（{text}）：{fix}")
                 ) from None
 
     @contextmanager

@@ -15,6 +15,7 @@ import os
 import sqlite3
 
 from ..lang import say
+from ..redact import mask_path
 from .base import StoreError
 
 SCHEMA = """
@@ -48,26 +49,27 @@ def create_private(path: str) -> None:
     except FileExistsError:
         pass  # another process was faster: fine
     except OSError as error:
-        folder = os.path.dirname(os.path.abspath(path))
+        shown, folder = mask_path(path), os.path.dirname(os.path.abspath(path))
         why = (say("its folder does not exist: create it", "它的文件夹不存在：请先创建")
                if not os.path.isdir(folder) else
                say("its folder is not writable: choose another path",
                    "它的文件夹不可写：请换一个路径"))
         raise StoreError(say(
-            f"cannot create the SQLite file {path!r} ({error.strerror}): {why}",
-            f"无法创建 SQLite 文件 {path!r}（{error.strerror}）：{why}")) from None
+            f"cannot create the SQLite file {shown!r} ({error.strerror}): {why}",
+            f"无法创建 SQLite 文件 {shown!r}（{error.strerror}）：{why}")) from None
 
 
 def check_layout(conn: sqlite3.Connection, path: str) -> bool:
         """Whether the file holds our tables already. Another application's file, or
         one of a newer layout, is refused before anything is written to it."""
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+        shown = mask_path(path)  # a secret written into the path is not shown
         if version > SCHEMA_VERSION:
             raise StoreError(say(
-                f"the SQLite file {path!r} was written by a newer TinyAgent (layout "
+                f"the SQLite file {shown!r} was written by a newer TinyAgent (layout "
                 f"{version}; this one reads {SCHEMA_VERSION}): upgrade tinyagent, or "
                 "choose another file",
-                f"SQLite 文件 {path!r} 由更新版本的 TinyAgent 写入（格式 {version}；"
+                f"SQLite 文件 {shown!r} 由更新版本的 TinyAgent 写入（格式 {version}；"
                 f"本版本读取格式 {SCHEMA_VERSION}）：请升级 tinyagent，或换一个文件"))
         tables = {row[0] for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
@@ -78,9 +80,9 @@ def check_layout(conn: sqlite3.Connection, path: str) -> bool:
                  for t in COLUMNS if t in tables}
         if found != COLUMNS:
             raise StoreError(say(
-                f"the SQLite file {path!r} is not a TinyAgent session database (its "
+                f"the SQLite file {shown!r} is not a TinyAgent session database (its "
                 "tables are another application's): choose another file",
-                f"SQLite 文件 {path!r} 不是 TinyAgent 的会话数据库（其中的表属于别的"
+                f"SQLite 文件 {shown!r} 不是 TinyAgent 的会话数据库（其中的表属于别的"
                 "应用）：请换一个文件"))
         return True
 
