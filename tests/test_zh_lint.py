@@ -11,8 +11,6 @@ and the glossary, what every command the README and the notebooks name prints (i
 4. in markdown, no line break between two Chinese characters: it renders as a space.
 
 Rules 3 and 4 in markdown are mechanical: `python scripts/zh_prose_fix.py` fixes them.
-Notebook 07 is being split into 07 and 08; its prose and outputs are checked once
-that is done (the marks below fail as soon as it passes, so they cannot linger).
 """
 
 import io
@@ -40,7 +38,6 @@ HALF_WIDTH = re.compile(rf"[{HAN}][,:;?!]")
 BANNED = banned_words(GLOSSARY.read_text(encoding="utf-8"))
 # What the learner types stays as typed: commands, memory names, actions.
 TYPED = typed_words(build_parser("zh"))
-PENDING = {"07_production_memory.ipynb"}  # split in progress: see the docstring
 
 
 def name(path: Path) -> str:
@@ -48,10 +45,8 @@ def name(path: Path) -> str:
 
 
 def texts(paths: list[Path]) -> list:
-    """`paths` as test parameters, notebook 07's marked as pending."""
-    return [pytest.param(p, id=name(p), marks=pytest.mark.xfail(
-        strict=True, reason="notebook 07 is being split; lint it after the split"))
-            if p.name in PENDING else pytest.param(p, id=name(p)) for p in paths]
+    """`paths` as test parameters, named by their path."""
+    return [pytest.param(p, id=name(p)) for p in paths]
 
 
 def markdown(path: Path) -> str:

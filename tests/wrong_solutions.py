@@ -831,10 +831,12 @@ TUNE_HYBRID = [
 # -- 06.cheapest_recall
 def cheapest_by_rule(llm, turns, rule):
     """A sound decision (the worked solution's crossovers), to build slips on."""
-    if rule in ("openai", "deepseek"):
-        return InMemoryChatMemory() if turns < 45 else CompactChatMemory(llm)
+    if rule == "deepseek":
+        return InMemoryChatMemory()
+    if rule == "openai":
+        return InMemoryChatMemory() if turns < 47 else CompactChatMemory(llm)
     if rule == "qwen":
-        return InMemoryChatMemory() if turns < 28 else SummaryChatMemory(llm, 10, 4)
+        return InMemoryChatMemory() if turns < 30 else CompactChatMemory(llm)
     return InMemoryChatMemory() if turns <= 8 else SummaryChatMemory(llm, 10, 4)
 
 
