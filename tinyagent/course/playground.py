@@ -51,7 +51,6 @@ RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
 SUMMARIES = ("summary", "hybrid", "structured", "compact")  # they take `lang`
 
 
-
 class Playground:
     """`Playground(llm)`: display it in a notebook, or drive it from code."""
 
@@ -89,14 +88,7 @@ class Playground:
         self.gauge = w.IntProgress(min=0, max=max_tokens,
                                    description=self._say("Prompt", "提示词"))
         self.gauge_label = w.Label()  # a progress bar alone shows no number
-        def row(*children: w.Widget) -> w.HBox:  # on a narrow screen: wrap, not cut
-            return w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
-        self.widget = w.VBox([
-            row(self.strategy_menu, self.slider_box, self.new_button, self.undo_button),
-            self.status, self.transcript, self.chat_box, row(self.gauge,
-                                                             self.gauge_label),
-            self.memory_panel])
-        self.widget.add_class("tinyagent-playground")  # keys stay in its controls
+        self.widget = view.layout(self)
         self.chat_box.on_send(self.send)
         self.new_button.on_click(lambda _button: self.restart())
         self.undo_button.on_click(lambda _button: self.bring_back())
@@ -105,7 +97,7 @@ class Playground:
         self.turns: list[tuple[str, str]] = []
         self._new_strategy()
 
-    def _say(self, en: str, zh: str) -> str:
+    def _say(self, en: str, zh: str) -> str:  # in the playground's own language
         return say(en, zh, self.lang)
 
     # -- setting up a conversation
@@ -158,8 +150,7 @@ class Playground:
         if not self.turns:
             self.refused, self.last_prompt_tokens = 0, 0
         # A summary memory writes, fences and explains itself in a language
-        writes = self.strategy_menu.value in SUMMARIES
-        options = {"lang": self.lang} if writes else {}
+        options = {"lang": self.lang} if self.strategy_menu.value in SUMMARIES else {}
         try:
             self.memory = strategy.make(self.llm, **parameters, **options)
         except ValueError as error:  # e.g. keep_recent >= threshold: say why, in

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 from ..display import SUMMARY_STYLE, html_text, memory_html, memory_lines
 from ..memory.base import ChatMemory
@@ -149,3 +150,18 @@ def text_view(status: str, turns: Sequence[tuple[str, str]], gauge: str,
     lines = [f"{you}> {clip(q, 90)}\n{bot}> {clip(a, 90)}" for q, a in turns]
     name = say("Playground", "演练场", lang)  # what notebook 07 calls it in Chinese
     return "\n".join([f"{name} · {status}", *lines, gauge, panel])
+
+
+def layout(pg: Any) -> Any:
+    """The playground's controls in one box: the settings row, the status, the
+    transcript, the chat box, the gauge and the memory panel, top to bottom."""
+    import ipywidgets as w
+
+    def row(*children: Any) -> Any:  # on a narrow screen: wrap, not cut
+        return w.HBox(children, layout=w.Layout(flex_flow="row wrap"))
+
+    box = w.VBox([row(pg.strategy_menu, pg.slider_box, pg.new_button, pg.undo_button),
+                  pg.status, pg.transcript, pg.chat_box,
+                  row(pg.gauge, pg.gauge_label), pg.memory_panel])
+    box.add_class("tinyagent-playground")  # keys stay in its controls
+    return box

@@ -17,7 +17,7 @@ the end of one of its messages, looked up from its end back.
 rule bills as read and written (with the rule's chance of a hit), `keep(blocks,
 reply)` stores the request. It is bounded as a provider's is: an entry unused for
 the rule's `expiry_seconds` (on the clock, clock.py) is gone, and a client holds at
-most `max_blocks` blocks and as many units (MAX_BLOCKS: about a million tokens),
+most `max_blocks` blocks and as many units (MAX_BLOCKS: about 262,000 tokens),
 the least recently used going first. The answers never depend on it: only the
 usage does. Left out: a cache shared between clients, and routing (a provider may
 send a request to a machine that never saw the prefix: `hit_chance` stands in).
@@ -46,7 +46,7 @@ from .prompt_tokens import (
 )
 
 BLOCK = 64  # tokens a cache block holds
-MAX_BLOCKS = 16_384  # blocks a client's cache holds at most (1,048,576 tokens)
+MAX_BLOCKS = 4_096  # blocks a client's cache holds at most (262,144 tokens)
 ROOT = b""  # the key of the empty prefix
 
 

@@ -31,7 +31,13 @@ Block = tuple[int, ...]  # the tokens of the tools, or of one message
 WIDTH = 4  # bytes a packed token takes ("i": cl100k's ids and -1 fit in 32 bits)
 
 
-@lru_cache(maxsize=16384)  # the history's texts come back every call
+# Bounded as the other offline caches are (tokens.py, reading.py): a conversation's
+# history comes back every call, a few hundred texts; older ones are not asked again,
+# and holding every text of a 10,000-turn chat grew the process (soak.py).
+CACHED = 2048
+
+
+@lru_cache(maxsize=CACHED)  # the history's texts come back every call
 def _ids(text: str) -> Block:
     return tuple(encoding().encode(text, disallowed_special=())) if text else ()
 
@@ -42,7 +48,7 @@ def message_tokens(message: dict[str, Any]) -> Block:
     return _read(message) if key is None else _message_tokens(key)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=CACHED)
 def _message_tokens(key: MessageKey) -> Block:
     return _read(as_dict(key))
 
@@ -67,7 +73,7 @@ def flat(blocks: list[Block]) -> Block:
     return tuple(chain.from_iterable(blocks))
 
 
-@lru_cache(maxsize=16384)  # the same messages come back every call
+@lru_cache(maxsize=CACHED)  # the same messages come back every call
 def packed(block: Block) -> bytes:
     """Tokens as bytes, WIDTH a token: compared and hashed all at once, in C."""
     return array("i", block).tobytes()
