@@ -15,7 +15,7 @@ failing check's report too, run in 00); text contrast of 4.5:1 or more in the li
 and the dark theme (browser_measure.py); in 08 the playground's controls, panel and
 warning, its keys, focus ring, placeholder and forced colours, and what typing does
 to it (browser_playground.py), then, saved and reopened with its kernel gone, a
-readable line where the playground was; then 08 and zh/08 again in Notebook 7, the
+readable line where the playground was; then 08 and zh/09 again in Notebook 7, the
 other front end, typed into the same way. Every wait waits for a state, with a
 bound that names it. Screenshots of key cells: browser-check/*.png. The closing
 lines give the figures: sends recorded, lowest contrast, widest output. Prints

@@ -1,6 +1,6 @@
 """The 08 playground in a real browser: its controls act, and nothing typed is lost.
 
-Used by browser_check.py once notebook 08 (or zh/08) has run, in JupyterLab and in
+Used by browser_check.py once notebook 09 (or zh/09) has run, in JupyterLab and in
 Notebook 7. `exercise_playground` clicks through it in either language: a slider and
 the strategy menu act (a strategy without sizes named by its title, "in-memory");
 Enter and Send each send a turn; the memory panel, status line and gauge say so
@@ -134,7 +134,7 @@ def wait_turns(pg: Any, lang: str, count: int, seconds: float = 60) -> list[str]
 
 def exercise_playground(page: Any, out: Path, check: Check, lang: str = "en") -> None:
     """08: the playground is controls; slider, strategy, Enter and Send each act."""
-    stem = "08" if lang == "en" else "zh/08"
+    stem = "08" if lang == "en" else "zh/09"
     pg = playground(page)
     parts = {"menu": "select", "slider": ".widget-slider", "chat box": "input[type="
              "text]", "button": SEND, "gauge": ".progress"}

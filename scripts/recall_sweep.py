@@ -6,7 +6,7 @@
 Each seed writes another planted dialog (notebook 06): three ids (order, tracking,
 refund) and four things the customer said in their own words (the reason for the
 refund, a delivery time, a contact channel, a budget), all asked for back near the
-end. Every strategy plays it, the structured memory of notebook 07 and a hybrid
+end. Every strategy plays it, the structured memory of notebook 08 and a hybrid
 memory with a useless summarizer too; the table gives, per strategy, the min and max
 over the seeds of ids and facts recalled. The entity guard restores ids whatever a
 summary says, so only the facts column tells a good summarizer from a useless one.

@@ -104,8 +104,8 @@ def timings() -> list[Timing]:
 # A notebook's number -> its Chinese title, for README.zh-CN's table.
 TITLES_ZH = {"00": "环境与导览", "01": "无状态的失败", "02": "全量记忆",
              "03": "滑动窗口", "04": "摘要记忆", "05": "混合记忆", "06": "策略对比",
-             "07": "生产级记忆（上）", "08": "生产级记忆（下）",
-             "09": "带到你的框架里"}
+             "08": "生产级记忆（上）", "09": "生产级记忆（下）",
+             "10": "带到你的框架里"}
 
 
 def table(rows: list[Timing], lang: str = "en") -> str:

@@ -1,4 +1,4 @@
-"""tinyagent's memories as OpenAI Agents SDK sessions (notebook 09): the item mapping,
+"""tinyagent's memories as OpenAI Agents SDK sessions (notebook 10): the item mapping,
 the Session protocol's four methods over a memory, a store behind it, and the SDK's
 own Runner playing the 50-turn planted dialog offline with no network."""
 

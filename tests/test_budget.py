@@ -1,6 +1,6 @@
 """Rules of notebook 04's summary budget: bounded means bounded, the oldest line goes
 first, and the ids of what went stay. The rules every budget keeps (notebook 04's one
-rule and notebook 07's ladder) are tested over both."""
+rule and notebook 08's ladder) are tested over both."""
 
 import pytest
 from hypothesis import given, settings

@@ -1,4 +1,4 @@
-"""Rules of notebook 07's eviction ladder: settled facts go before open ones (what
+"""Rules of notebook 08's eviction ladder: settled facts go before open ones (what
 every budget keeps, bounded means bounded, is tested over both in test_budget.py)."""
 
 

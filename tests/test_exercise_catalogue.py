@@ -38,7 +38,7 @@ CHECK_CELL = re.compile(r"""^check\(\s*["'](\d\d\.\w+)["']\s*,\s*(\w+)""", re.M)
 
 def official_names() -> dict[str, tuple[str, str]]:
     """exercise -> (solutions notebook, the name its check cell passes), read from
-    the solutions notebooks' `check("07.cap_items", cap_items)` lines: a new
+    the solutions notebooks' `check("08.cap_items", cap_items)` lines: a new
     notebook's solutions join by themselves."""
     found = {}
     for path in sorted(SOLUTIONS.glob("[0-9][0-9]_*.ipynb")):

@@ -129,8 +129,8 @@ PACKAGED = [  # an exercise, and the package's own code a learner might pass as 
     ("03.token_window", "tinyagent", "TokenWindowChatMemory"),
     ("04.summary_trigger", "tinyagent.memory.summary", "compression_cut"),
     ("05.merge_step", "tinyagent.memory", "Summarizer"),
-    ("07.cap_items", "tinyagent.production", "cap_items"),
-    ("07.fence", "tinyagent.memory", "summary_message"),
+    ("08.cap_items", "tinyagent.production", "cap_items"),
+    ("08.fence", "tinyagent.memory", "summary_message"),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Notebook 08's checkers (course/exercises/nb08.py): freshness and restarts.
+"""Notebook 08's checkers (course/exercises/nb08.py): a section's caps, the fence.
 
 The official solutions pass, and each plausible wrong one is rejected, naming the case
 it breaks, in English and in Chinese, where the Chinese edition's own code passes too
@@ -10,4 +10,4 @@ from test_exercise_catalogue import checker_tests
  test_official_solutions_pass_in_chinese, test_chinese_reports_hold_no_english,
  test_chinese_verdict_names_the_failing_case,
  test_the_chinese_editions_official_code_passes,
- test_a_wrong_solution_is_shown_got_and_expected_in_chinese) = checker_tests("08")
+ test_a_wrong_solution_is_shown_got_and_expected_in_chinese) = checker_tests("07")

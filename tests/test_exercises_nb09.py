@@ -1,7 +1,8 @@
-"""Notebook 09's checker (course/exercises/nb09.py): a tool step as Agents SDK items.
+"""Notebook 09's checkers (course/exercises/nb09.py): freshness and restarts.
 
-The official solution passes, and each plausible wrong one is rejected, naming the case
-it breaks, in English and in Chinese (test_exercise_catalogue.py)."""
+The official solutions pass, and each plausible wrong one is rejected, naming the case
+it breaks, in English and in Chinese, where the Chinese edition's own code passes too
+(test_exercise_catalogue.py)."""
 
 from test_exercise_catalogue import checker_tests
 
@@ -9,4 +10,4 @@ from test_exercise_catalogue import checker_tests
  test_official_solutions_pass_in_chinese, test_chinese_reports_hold_no_english,
  test_chinese_verdict_names_the_failing_case,
  test_the_chinese_editions_official_code_passes,
- test_a_wrong_solution_is_shown_got_and_expected_in_chinese) = checker_tests("09")
+ test_a_wrong_solution_is_shown_got_and_expected_in_chinese) = checker_tests("08")

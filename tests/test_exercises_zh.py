@@ -1,7 +1,7 @@
 """The exercise checkers in Chinese: `check(..., lang="zh")`, or `set_lang("zh")`.
 
 Each checker's Chinese report is tested next to its English one, in
-test_exercises_nb00.py … nb07.py (test_exercise_catalogue.py): no English sentence,
+test_exercises_nb00.py … nb08.py (test_exercise_catalogue.py): no English sentence,
 the failing case named first, the Chinese edition's own code (zh_solutions.py)
 passes, and every wrong solution is shown 得到 (what it gave) and 应为 (what was
 expected). Here are the rules of the language itself: which one a report speaks,
@@ -23,7 +23,7 @@ from tinyagent.course.exercises import check
 from tinyagent.course.exercises._errors import in_chinese
 from tinyagent.course.language import get_lang, set_lang
 
-CAP_ITEMS = "07.cap_items"  # a quick exercise: nine cases, no model call
+CAP_ITEMS = "08.cap_items"  # a quick exercise: nine cases, no model call
 
 
 def test_every_stub_reads_as_one_chinese_line():

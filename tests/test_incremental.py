@@ -84,7 +84,7 @@ def test_restore_puts_back_the_record_and_the_messages_after_it():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_six_turns_compress_alike_and_the_refund_comes_back_in_both_languages(
         lang):
-    """Notebook 07's table holds in either edition: from turn 3 one compression a
+    """Notebook 09's table holds in either edition: from turn 3 one compression a
     turn, and turn 6's refund number is answered from the summary."""
     llm = LlmClient(offline=True)
     memory = IncrementalSummaryChatMemory(llm, keep_recent_turns=2, lang=lang)

@@ -26,7 +26,7 @@ ALLOWED = (
     "https://api.openai.com/v1",
     "http://localhost:11434/v1",
     "https://ollama.com",
-    # notebook 09: the Agents SDK's sessions, LangGraph's short-term memory
+    # notebook 10: the Agents SDK's sessions, LangGraph's short-term memory
     "https://openai.github.io/openai-agents-python/sessions/",
     "https://langchain-ai.github.io/langgraph/agents/memory",
     "http://<instructor-ip>:11434/v1",  # templates the instructor fills in

@@ -1,4 +1,4 @@
-"""The memory test kit (notebook 09, `tinyagent grade`): it grades the SDK's own
+"""The memory test kit (notebook 10, `tinyagent grade`): it grades the SDK's own
 sessions as they are, and rejects a broken one naming the rule it breaks. Figures
 are compared with each other, never with numbers written here."""
 

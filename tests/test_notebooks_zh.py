@@ -100,7 +100,7 @@ def test_stray_english_catches_english_in_chinese_output(english):
     "class ChatMemory(Protocol):",                        # source code
     "keep_recent 必须小于 threshold（当前 keep_recent=8, threshold=8）",
     "sqlite:///srv/bitmall/sessions.db  -> SqliteStore",
-    "07.restore：还没有写。",
+    "08.restore：还没有写。",
 ])
 def test_stray_english_lets_identifiers_through(shown):
     """Identifiers the learner types, code, reprs and ids are not English prose."""

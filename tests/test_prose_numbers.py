@@ -40,7 +40,7 @@ NOT_CLAIMS = {
     ("04_summary_memory", "365"): "the same made-up date",
     ("04_summary_memory", "50"): '"from turn 1 to turn 50": how long a fact can last, '
                                  "an illustration",
-    ("07_production_memory", "500"): "HTTP 500: a status code's name",
+    ("08_production_memory", "500"): "HTTP 500: a status code's name",
 }
 
 
@@ -272,9 +272,9 @@ def test_every_figure_in_the_readme_is_printed_by_its_command(name):
 
 
 def test_a_drifted_number_fails_naming_the_cell_and_what_is_printed(tmp_path):
-    """The rule bites: notebook 07's "92 tokens into 60" changed to 93 in its prose
+    """The rule bites: notebook 08's "92 tokens into 60" changed to 93 in its prose
     is reported with the file, the cell and the printed numbers nearest it."""
-    path = NOTEBOOKS / "07_production_memory.ipynb"
+    path = NOTEBOOKS / "08_production_memory.ipynb"
     notebook = json.loads(path.read_text(encoding="utf-8"))
     index = next(i for i, c in enumerate(notebook["cells"])
                  if c["cell_type"] == "markdown" and "## 2." in "".join(c["source"]))
@@ -282,9 +282,9 @@ def test_a_drifted_number_fails_naming_the_cell_and_what_is_printed(tmp_path):
     broken = tmp_path / "notebooks" / path.name
     broken.parent.mkdir()
     broken.write_text(json.dumps(notebook), encoding="utf-8")
-    found = unheld(broken, "notebooks/07_production_memory.ipynb")
+    found = unheld(broken, "notebooks/08_production_memory.ipynb")
     assert len(found) == 1, found
-    assert f"07_production_memory.ipynb, markdown cell {index}: 93 in" in found[0]
+    assert f"08_production_memory.ipynb, markdown cell {index}: 93 in" in found[0]
     assert "the nearest printed: 92" in found[0]
 
 

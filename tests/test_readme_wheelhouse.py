@@ -53,7 +53,7 @@ def test_the_recipe_installs_from_the_wheelhouse_only():
 
 def test_the_wheelhouse_holds_the_agents_sdk_notebook_09_needs():
     """The recipe downloads the [test] extra, and that extra holds openai-agents,
-    so a room without Wi-Fi can run notebook 09 and `tinyagent grade`."""
+    so a room without Wi-Fi can run notebook 10 and `tinyagent grade`."""
     import tomllib
 
     download, _ = recipe()

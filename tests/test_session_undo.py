@@ -1,4 +1,4 @@
-"""Undo on a stored session (notebook 09 on notebook 07's stores): the store records
+"""Undo on a stored session (notebook 10 on notebook 09's stores): the store records
 it, a restart does not bring it back, two writers stay safe; and an orphan tool
 result left in an older file is dropped with a warning when the session loads."""
 

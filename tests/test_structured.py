@@ -179,7 +179,7 @@ def test_an_injection_in_a_user_message_stays_data_inside_the_fence(model):
     assert all("Ignore previous" not in m.content for m in memory.messages()[1:])
 
 
-# -- a Chinese dialog (notebooks/zh/07): Chinese prompt, headings and fence
+# -- a Chinese dialog (notebooks/zh/08): Chinese prompt, headings and fence
 ZH_TURNS = [ChatMessage.user("帮我查一下订单 88231 的物流到哪了"),
             ChatMessage.assistant("订单 88231 已签收，运单号 SF1234567890。")]
 

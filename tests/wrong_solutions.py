@@ -864,7 +864,7 @@ CHEAPEST_RECALL = [
 ]
 
 
-# -- 07.cap_items
+# -- 08.cap_items
 def cap_items(items, max_items=6, max_chars=80):
     kept = [i if len(i) <= max_chars else i[: max_chars - 1] + "…"
             for i in items if i.strip()]
@@ -921,7 +921,7 @@ CAP_ITEMS = [
 ]
 
 
-# -- 08.apply_if_current
+# -- 09.apply_if_current
 def apply_if_current(state, planned_version, batch_size, text):
     if planned_version != state.version:
         return state  # the summary moved on since the batch was planned: stale
@@ -949,7 +949,7 @@ APPLY_IF_CURRENT = [
 ]
 
 
-# -- 08.restore
+# -- 09.restore
 def restore(snapshot, transcript):
     if snapshot is None:
         return list(transcript)
@@ -975,7 +975,7 @@ RESTORE = [
 ]
 
 
-# -- 07.fence
+# -- 08.fence
 def fence(summary):
     while SUMMARY_HEADER in summary or SUMMARY_FOOTER in summary:
         for marker in (SUMMARY_HEADER, SUMMARY_FOOTER):
@@ -1006,7 +1006,7 @@ FENCE = [
     ("defuses-once", defuses_once, "a marker forged inside brackets"),
 ]
 
-# -- 09.step_items
+# -- 10.step_items
 def _call_item(call, arguments):
     return {"type": "function_call", "call_id": call.id, "name": call.name,
             "arguments": arguments}
@@ -1060,9 +1060,9 @@ CATALOGUE = {
     "02.my_memory": MY_MEMORY, "03.rounds_window": ROUNDS_WINDOW,
     "03.token_window": TOKEN_WINDOW, "04.summary_trigger": SUMMARY_TRIGGER,
     "05.merge_step": MERGE_STEP, "06.tune_hybrid": TUNE_HYBRID,
-    "06.cheapest_recall": CHEAPEST_RECALL, "07.cap_items": CAP_ITEMS,
-    "07.fence": FENCE, "08.apply_if_current": APPLY_IF_CURRENT, "08.restore": RESTORE,
-    "09.step_items": STEP_ITEMS,
+    "06.cheapest_recall": CHEAPEST_RECALL, "08.cap_items": CAP_ITEMS,
+    "08.fence": FENCE, "09.apply_if_current": APPLY_IF_CURRENT, "09.restore": RESTORE,
+    "10.step_items": STEP_ITEMS,
 }
 # A notebook's own catalogue may live beside this one (wrong_solutions_nb09.py,
 # with a CATALOGUE of its own): it joins this one, so a new checker module plugs in.

@@ -2,7 +2,7 @@
 
 Where the Chinese edition's code differs from notebooks/solutions (English), here is
 the Chinese form: notebook 05's merge step sends the Chinese prompt and labels
-(`PROMPT_ZH`, "之前的摘要：", "新消息：", "无"), notebook 07's fence and 08's restore
+(`PROMPT_ZH`, "之前的摘要：", "新消息：", "无"), notebook 08's fence and 09's restore
 use the Chinese markers. Every other exercise's official code is the same in both
 editions.
 """
@@ -50,7 +50,7 @@ def restore(snapshot, transcript):
     return [summary_message(snapshot.text, "zh"), *transcript[snapshot.covered_up_to:]]
 
 
-CHINESE = {"05.merge_step": merge_summary, "07.fence": fence, "08.restore": restore}
+CHINESE = {"05.merge_step": merge_summary, "08.fence": fence, "09.restore": restore}
 
 
 def chinese_official(name: str):

@@ -56,7 +56,7 @@ NAMES = {
     "PostgreSQL", "MySQL", "Redis",
     "Chromium", "Docker", "Windows", "Debian", "Java", "tiktoken", "cl100k",
     "matplotlib", "pytest", "nbval", "tinyagent", "llama", "cpp", "gguf",
-    "Jaccard", "Chroma", "Alice", "Bob",  # people: notebook 07's two customers
+    "Jaccard", "Chroma", "Alice", "Bob",  # people: notebook 08's two customers
     "token", "ms", "KB", "MB", "px", "min",
     # the field a learner reads in code (`call.id`, `tool_call_id`), and the
     # structured summary's JSON keys, which its Chinese prompt names as they are
@@ -70,7 +70,7 @@ NAMES = {
 # "OpenAI Agents SDK".
 PHRASES = re.compile(r"\bNexus Agent\b|\bTinyAgent Memory\b|\bChat Completions\b"
                      r"|\bJSON Schema\b"
-                     # notebook 09's framework, OpenAI's other API and its examples,
+                     # notebook 10's framework, OpenAI's other API and its examples,
                      # as their owners name them
                      r"|\bAgents SDK\b|\bResponses API\b|\bOpenAI Cookbook\b"
                      # the glossary's term: the API's field, as printed
@@ -106,7 +106,7 @@ CODE = re.compile(
     r"|'[A-Za-z_]\w*'"                             # a str's repr: 'user', 'alice'
     r"|(?<=:\s)\"\w+\""                           # a one-word JSON value: "function"
     r"|\"[A-Za-z_]\w*…"                            # a JSON key or value cut short
-    r"|\b\d\d\.\w+"                               # an exercise: 07.restore
+    r"|\b\d\d\.\w+"                               # an exercise: 08.restore
     r"|[A-Za-z]+(?=\|)"                            # tokens shown split: By| the|
     # A message's role in a role column: the API's value, padded (not "[user]").
     r"|(?m:(?<![\[\w])(?:system|user|assistant|tool)(?=[ \t]{2,}|$))"

@@ -2,7 +2,7 @@
 
 Introduced in notebook 02, where a memory first displays itself. Every place that
 shows a memory uses these two functions: a memory's `_repr_html_`, `print_memory`
-(and with it `tinyagent chat`'s /memory), and the notebook 08 playground. Each row
+(and with it `tinyagent chat`'s /memory), and the notebook 09 playground. Each row
 holds the message's number, role, tokens and a one-line preview; the summary row is
 labelled "summary", shown without its fence, and marked (★ in text, shaded in
 HTML). HTML takes its colours from the notebook's theme (JupyterLab's --jp-*

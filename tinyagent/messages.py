@@ -71,7 +71,7 @@ class ChatMessage:
     tool_call_id: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     # The ids a turn's tool results returned, set by the agent on the messages it
-    # remembers of that turn (notebook 07): an id the agent wrote that is not among
+    # remembers of that turn (notebook 08): an id the agent wrote that is not among
     # them is its own claim, which a summary must not keep as a fact. None: not
     # known (a hand-built or older message), every id it names counts. Kept by the
     # stores (`to_record`), never sent to a model (`to_dict`), not part of equality.

@@ -1,7 +1,7 @@
 """Addresses safe to print: one mask for model and database URLs, and their secrets.
 
 Introduced in notebook 00 (the banner names the model's URL) and used again in
-notebook 07 (a store's errors name its database). People type passwords as they
+notebook 09 (a store's errors name its database). People type passwords as they
 are, unencoded: `postgresql://bitmall:p@ss#1/x@db/support` holds the password
 `p@ss#1/x`. So the rules here never trust the first `@`, `/`, `?` or `#`:
 

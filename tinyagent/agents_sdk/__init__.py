@@ -1,4 +1,4 @@
-"""This package's memories in the OpenAI Agents SDK: notebook 09, "Take it to your
+"""This package's memories in the OpenAI Agents SDK: notebook 10, "Take it to your
 framework".
 
 items.py maps the SDK's items to messages and back; session.py is `MemorySession`,

@@ -1,6 +1,6 @@
 """The BitMall clerk as an OpenAI Agents SDK `Agent`: offline by default, online as is.
 
-Introduced in notebook 09. `bitmall_agent(llm)` builds an SDK `Agent` whose tools
+Introduced in notebook 10. `bitmall_agent(llm)` builds an SDK `Agent` whose tools
 are the BitMall tools (each `Tool` of the registry as an SDK `FunctionTool` with
 the same JSON schema; errors go back to the model as text, as ReActAgent's do) and
 whose model is the SDK's `OpenAIChatCompletionsModel` on an `openai.AsyncOpenAI`

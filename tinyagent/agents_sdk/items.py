@@ -1,6 +1,6 @@
 """Items both ways: the Agents SDK's Responses-shaped items and this package's messages.
 
-Introduced in notebook 09. The OpenAI Agents SDK keeps a conversation as *items*:
+Introduced in notebook 10. The OpenAI Agents SDK keeps a conversation as *items*:
 `{"role": "user", "content": ...}` messages, an assistant's `{"type": "message",
 ...}` with output-text parts, one `{"type": "function_call", "call_id", "name",
 "arguments"}` per tool call, and `{"type": "function_call_output", "call_id",

@@ -1,6 +1,6 @@
 """MemorySession: any tinyagent memory as an OpenAI Agents SDK session.
 
-Introduced in notebook 09. The SDK's `Runner.run(agent, text, session=...)` reads
+Introduced in notebook 10. The SDK's `Runner.run(agent, text, session=...)` reads
 the history from a session before each run and adds the run's items to it as they
 come (the user's message, then each step's words, calls and results). This class
 implements the SDK's `Session` protocol (its `SessionABC`) over a `ChatMemory`, so a
@@ -18,7 +18,7 @@ window, a summary or a compact memory decides what the next run sees:
 - `clear_session()` forgets everything, the summary too.
 
 With a `store` (tinyagent.storage: SQLite or PostgreSQL), the memory is a stored
-`Session` of notebook 07 named `session_id`: every message is saved as it arrives,
+`Session` of notebook 09 named `session_id`: every message is saved as it arrives,
 an undo is recorded, and a restart (a new MemorySession on the same store and id)
 resumes the conversation. Left out: running a slow summarizer off the event loop
 (its model call blocks it, as it blocks ReActAgent), and the SDK's item ids.

@@ -5,10 +5,10 @@ strategies with their sizes, `print_memory` and `talk`; compare.py plays one scr
 through every strategy, and comparison.py and table.py print the result;
 evaluation.py (with planted.py, the planted-fact dialog, and plots.py, its
 pictures), longrun.py, ratios.py, language_cost.py and bench.py measure recall and
-cost; draw.py pictures a request; playground.py is notebook 08's widget; cli.py,
+cost; draw.py pictures a request; playground.py is notebook 09's widget; cli.py,
 compare_cli.py, sessions_cli.py, memory_kit_cli.py and terminal.py are the
 `tinyagent` command; memory_kit.py (with cookbook_session.py) grades any framework's
-memory (notebook 09);
+memory (notebook 10);
 exercises/ holds the notebooks' checkers; language.py is the course's language
 (`set_lang("zh")` in the Chinese notebooks); names.py titles the strategies on
 screen. Showing a memory is the memory's own job (memory/display.py).
@@ -43,7 +43,7 @@ WHERE = {
     "Sweep": "sensitivity", "record_runs": "sensitivity", "statements": "sensitivity",
     "LUNCH": "sensitivity", "HALF": "sensitivity", "plot_bill_map": "plots",
     "Schedule": "compare",
-    # notebook 09: the memory test kit, and a session built as the cookbook builds it
+    # notebook 10: the memory test kit, and a session built as the cookbook builds it
     "grade": "memory_kit", "recording_async_client": "memory_kit",
     "kit_table": "memory_kit_cli", "problem_text": "memory_kit_cli",
     "CookbookSummarizingSession": "cookbook_session",

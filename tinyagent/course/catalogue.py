@@ -1,7 +1,7 @@
 """The course's data, in one place: the scripts, the strategies, and two helpers.
 
 Used from notebook 03 on, and by `tinyagent demo`, `chat` and `compare`, the
-comparison harness and the notebook 08 playground, so all of them play the same
+comparison harness and the notebook 09 playground, so all of them play the same
 six turns and build each memory with the same sizes. `SIX_TURNS` is the dialog of
 the original TinyAgent, in English and Chinese: an order, a refund, a question
 about that refund, two about products, then the refund number again. The sizes are
@@ -96,7 +96,7 @@ STRATEGIES: dict[str, Strategy] = {
     # compaction to a low-water mark (token marks, sized by scripts/seed_sweep.py)
     "compact": _titled("compact", lambda llm, **s: CompactChatMemory(llm, **s),
                        {"high_tokens": 1800, "low_tokens": 500}),
-    # notebook 07: kept out of the comparison, whose strategies all come from 02-05
+    # notebook 08: kept out of the comparison, whose strategies all come from 02-05
     "structured": _titled("structured",
                           lambda llm, **s: IncrementalSummaryMemory(llm, **s),
                           {"keep_recent_turns": 2, "batch_turns": 6}, speaks=True),

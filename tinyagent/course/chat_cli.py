@@ -6,7 +6,7 @@ reads one user message a line, so it can be scripted. In Chinese (`--lang zh`) t
 prompts, help and errors are Chinese, the agent asks the Chinese BitMall store, and
 the memories that summarize write Chinese summaries; `/memory` shows the memory and
 its stats() with their keys as labels in the chat's language; `/undo` forgets the
-newest turn (notebook 09's pop(); with --session, in the file too). Left out: colours,
+newest turn (notebook 10's pop(); with --session, in the file too). Left out: colours,
 readline history and multi-line messages.
 """
 
@@ -41,7 +41,7 @@ def chat(memory_name: str, session: str | None = None,
         print(say(f"Memory: {memory_name}. Type /memory to see it, /help for help, "
                   "/quit to leave.", f"记忆：{memory_name}。输入 `/memory` 查看记忆，"
                   "`/help` 查看帮助，`/quit` 退出。", lang))
-    if session is not None:  # notebook 08: each message is saved as it arrives
+    if session is not None:  # notebook 09: each message is saved as it arrives
         from ..storage import open_store
         from .sessions_cli import open_session
 

@@ -1,6 +1,6 @@
 """The playground's chat box: a text box and a Send button that never drop a word.
 
-Introduced with the playground in notebook 08. A widget's value travels to the kernel
+Introduced with the playground in notebook 09. A widget's value travels to the kernel
 as state, and the widget library holds state back while the kernel is busy, merging
 what piles up; a click or an Enter travels at once as a message. So with a stock text
 box and button, Enter could overtake the last keystrokes ("W" sent for "Where is…"),

@@ -4,7 +4,7 @@
 six-turn hybrid-memory dialog of the original TinyAgent (notebook 05) with the memory
 printed at the end. `tinyagent chat` is a REPL with a memory of your choice; with
 standard input from a pipe it reads one user message a line, so it can be scripted;
-`--session NAME --db FILE` resumes it after a restart (notebook 08). Each command is
+`--session NAME --db FILE` resumes it after a restart (notebook 09). Each command is
 the terminal twin of a notebook: demo of 01 and 05, compare of 06, bench of 03's
 cost argument, grade of 09's memory test kit. `--timeout SECONDS` (or
 TINYAGENT_TIMEOUT) bounds a real model's wait; closed pipes, Ctrl-C and bad input
@@ -118,7 +118,7 @@ def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
         from . import compare_cli
 
         return compare_cli.run(args)
-    if args.command == "grade":  # notebook 09's memory test kit
+    if args.command == "grade":  # notebook 10's memory test kit
         from . import memory_kit_cli
 
         return memory_kit_cli.run(args)

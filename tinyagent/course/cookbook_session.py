@@ -1,12 +1,12 @@
 """A summarizing session built the way the OpenAI cookbook builds one, to grade it.
 
-Introduced in notebook 09. The cookbook's "Context Engineering - Short-Term Memory
+Introduced in notebook 10. The cookbook's "Context Engineering - Short-Term Memory
 Management with Sessions" notebook keeps the newest turns verbatim and, once the
 conversation has more than `context_limit` user turns, replaces everything older
 than the newest `keep_last_n_turns` turns with two synthetic messages: a user line
 asking for a summary, and the summary as the assistant's answer. This class does the
 same with this package's summarizer (so the offline model writes the summary), over
-plain item lists. What it shows in notebook 09: a summary in the assistant's mouth
+plain item lists. What it shows in notebook 10: a summary in the assistant's mouth
 is not fenced, so whatever it repeats reads as something the clerk said. Left out:
 the cookbook's metadata records, and its prompt (the offline model answers this
 package's summarizer prompt).

@@ -1,6 +1,6 @@
 """The memory test kit: grade any framework's short-term memory on the planted dialog.
 
-Introduced in notebook 09; also `tinyagent grade`. `grade(make)` plays notebook
+Introduced in notebook 10; also `tinyagent grade`. `grade(make)` plays notebook
 06's planted dialog (planted.py), in English and in Chinese, through the OpenAI
 Agents SDK's `Runner.run(..., session=...)` with the BitMall agent on the offline
 model, and measures what the session keeps. `make` is a tinyagent memory, an object

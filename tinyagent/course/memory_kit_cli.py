@@ -1,6 +1,6 @@
 """`tinyagent grade`: the memory test kit in a terminal, and its table.
 
-The terminal twin of notebook 09's last sections. `--memory` grades the course's
+The terminal twin of notebook 10's last sections. `--memory` grades the course's
 strategies through the Agents SDK bridge, `sqlite` the SDK's own SQLiteSession
 (`--limit N`: with SessionSettings(limit=N)), and `--session MODULE:NAME` any
 session of yours: a function in an importable module that returns an object with
@@ -8,7 +8,7 @@ the SDK's Session protocol (called with the kit's model client if it takes an
 argument). The exit status is 1 when a session breaks one of the kit's rules. In
 Chinese (--lang zh) the rows are named as the course's tables name them ("混合 4/8",
 "SQLite 会话"), and so are the help and the errors.
-`kit_table` is the table notebook 09 shows. Left out: a real model (the kit runs
+`kit_table` is the table notebook 10 shows. Left out: a real model (the kit runs
 offline; memory_kit.py says why).
 """
 

@@ -1,6 +1,6 @@
 """The playground: chat with the BitMall agent and watch its memory live.
 
-Introduced in notebook 08. An ipywidgets app: a chat box and a Send button, a
+Introduced in notebook 09. An ipywidgets app: a chat box and a Send button, a
 strategy menu with a slider per parameter, "New conversation" (and a button that
 brings the last one back: an accident is a click away), the transcript (the newest
 turn in view), and a memory panel of what the next request carries (each message's

@@ -1,6 +1,6 @@
 """What the playground shows: its transcript, gauge and memory panel, as HTML and text.
 
-Introduced with the playground in notebook 08 (playground.py holds the controls and
+Introduced with the playground in notebook 09 (playground.py holds the controls and
 the conversation; this, how they look). Colours come from the notebook's theme
 (JupyterLab's --jp-* variables), so the light and the dark theme both read; a state
 shown in colour is said in words too. Text is left-aligned, a long word wraps
@@ -148,7 +148,7 @@ def text_view(status: str, turns: Sequence[tuple[str, str]], gauge: str,
     """The whole playground as deterministic text: what nbval compares."""
     you, bot = say("you", "用户", lang), say("bot", "客服", lang)
     lines = [f"{you}> {clip(q, 90)}\n{bot}> {clip(a, 90)}" for q, a in turns]
-    name = say("Playground", "演练场", lang)  # what notebook 07 calls it in Chinese
+    name = say("Playground", "演练场", lang)  # what notebook 09 calls it in Chinese
     return "\n".join([f"{name} · {status}", *lines, gauge, panel])
 
 

@@ -1,6 +1,6 @@
 """`tinyagent sessions list|show NAME|rebuild NAME|delete NAME --db URL`.
 
-The terminal twin of notebook 08's SessionManager, with what an operator needs of a
+The terminal twin of notebook 09's SessionManager, with what an operator needs of a
 session service: see which sessions a database holds, what one of them remembers (the
 summary, its version and what it covers, and the verbatim tail), compress one again
 from its full log, or delete it. `--db` takes a SQLite file name or a

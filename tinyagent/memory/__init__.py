@@ -5,7 +5,7 @@ token_window (03), summary (04) and hybrid (05). (Notebook 06's cache-aware comp
 memory is tinyagent.production's: what it optimises is the bill; so is clearing,
 old tool results cleared. fork.py, a summary asked on the cached prefix, is here:
 summary and hybrid memory can fork too.)
-Shared by summary and hybrid (and by the production memories of notebook 07):
+Shared by summary and hybrid (and by the production memories of notebook 08):
 summarizer.py, which writes a summary, with its guards (entities.py: no number
 lost or made up; budget.py: a bounded size), fence.py, which marks it as reference
 data, and compressed.py, which holds it in front of the verbatim messages.

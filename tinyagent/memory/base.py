@@ -2,7 +2,7 @@
 
 Introduced in notebook 02. `ChatMemory` is a Protocol with three methods, so the agent
 depends on the contract, not on a strategy, and strategies are swappable. Every
-memory of this package also has `pop()`, the undo of notebook 09: it removes the
+memory of this package also has `pop()`, the undo of notebook 10: it removes the
 newest message and returns it (its whole tool step when it is a tool result), or
 raises UndoError when a summary holds it already. The Protocol leaves it out
 because the agent never calls it: a memory you write needs only the three methods.
@@ -13,7 +13,7 @@ A *turn* is a user message and everything up to the next user message (tool call
 tool results, the answer). Cutting anywhere else can leave a tool result without its
 call, which providers reject; so every strategy trims whole turns (notebook 03), and
 `add` refuses a tool result whose call is not right before it. Left out here:
-persistence and sessions (notebook 08).
+persistence and sessions (notebook 09).
 """
 
 from __future__ import annotations

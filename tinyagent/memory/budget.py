@@ -11,7 +11,7 @@ it held move to the "- ids kept:" line, the cheapest form of a fact. When one fa
 line is left, the oldest ids go; a last line too long alone is clipped. `fit`
 returns what it evicted; the memories count it in `stats()`. Left out: which facts
 matter more than their age says (a refund still pending outlives a delivered order
-in notebook 07's ladder, tinyagent.production.eviction).
+in notebook 08's ladder, tinyagent.production.eviction).
 """
 
 from __future__ import annotations

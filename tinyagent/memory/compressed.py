@@ -1,7 +1,7 @@
 """CompressedChatMemory: a summary in front of the newest messages, kept verbatim.
 
 What SummaryChatMemory (notebook 04), HybridChatMemory (notebook 05) and the
-production memories (notebook 07) share. A compression is four steps:
+production memories (notebook 08) share. A compression is four steps:
 
 - trigger (`_held_past`): `limit` messages, or `threshold_tokens` tokens, are held;
   each strategy's `_trim` picks the limit;
@@ -12,10 +12,10 @@ production memories (notebook 07) share. A compression is four steps:
 
 `messages()` starts with the summary, a system message fenced as reference data
 (fence.py), then the verbatim messages; `len` and `tokens` describe that list.
-`pop()` (undo, notebook 09) takes back verbatim messages only: once they are all
+`pop()` (undo, notebook 10) takes back verbatim messages only: once they are all
 popped, the summary is what is left, and popping it is an UndoError (the memory
 unchanged; no pre-summary state is kept to go back to).
-`SummaryState` is the record a store keeps of a summary (notebook 08). Left out:
+`SummaryState` is the record a store keeps of a summary (notebook 09). Left out:
 saving the summary and keeping that record (tinyagent.production).
 """
 
@@ -37,7 +37,7 @@ from .summarizer import Summarizer
 
 @dataclass(frozen=True)
 class SummaryState:
-    """A summary and its record: what a store's snapshot holds (notebook 08)."""
+    """A summary and its record: what a store's snapshot holds (notebook 09)."""
 
     text: str | None = None
     covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
@@ -70,7 +70,7 @@ def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> i
 class CompressedChatMemory(BaseChatMemory):
     """A summary of the old messages + the newer ones verbatim; no trigger of its own.
 
-    `summarizer` is a `Summarizer` or a subclass (the structured one of notebook 07).
+    `summarizer` is a `Summarizer` or a subclass (the structured one of notebook 08).
     """
 
     def __init__(self, summarizer: Summarizer, *,
@@ -137,7 +137,7 @@ class CompressedChatMemory(BaseChatMemory):
         `compression_count` compressions had left them there.
 
         No model call and no compression: the next add() compresses if one is due.
-        Loading a saved conversation does this (notebook 08).
+        Loading a saved conversation does this (notebook 09).
         """
         self.clear()
         self._set_summary(summary)

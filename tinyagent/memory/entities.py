@@ -1,6 +1,6 @@
 """The entity guard: the numbers a summary must never lose, nor make up.
 
-Introduced in notebook 04; its failures are the subject of notebook 07. Every order
+Introduced in notebook 04; its failures are the subject of notebook 08. Every order
 number (5 digits), tracking number (2 capitals + 10 digits) and refund number (RF +
 11 digits) that is grounded must be in the new summary: the ones the model dropped
 are appended verbatim on a "- ids kept: ..." line (`keep_ids`), since numbers are

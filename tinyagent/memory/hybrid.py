@@ -16,7 +16,7 @@ language, as in summary.py; the summarizer and its guards are summarizer.py's,
 holding the summary is compressed.py's. `fork=True` (summary.py, fork.py) sends the
 whole conversation instead, as the agent last sent it, so that the provider bills it
 as cached: more tokens, most of them at the cached price. Left out: batching by
-turns, async refresh and persistence (notebook 08).
+turns, async refresh and persistence (notebook 09).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The summarizer that SummaryChatMemory and HybridChatMemory share.
 
 Introduced in notebook 04 (the prompt, what a compression costs); its guards are the
-subject of notebook 07. One model call turns "previous summary + new messages" into
+subject of notebook 08. One model call turns "previous summary + new messages" into
 a new summary, then two guards make it safe to forget the originals:
 
 - entity guard (entities.py): every grounded order, tracking and refund number
@@ -23,11 +23,11 @@ a new summary, then two guards make it safe to forget the originals:
 
 A reply without usage figures is still a reply: its tokens count as 0. Last, the
 budget in tokens (budget.py): when the summary is full, its oldest lines go first,
-their ids kept (`fit=` takes notebook 07's ladder). With lang="zh" the prompt, the
+their ids kept (`fit=` takes notebook 08's ladder). With lang="zh" the prompt, the
 request's markers, the fallback's labels and the ids line are Chinese (notebooks/
 zh/04 shows them, transcript.py writes the transcript); lang="auto" picks by the
-customer's words, per request. Left out: structured summaries (07), async refresh and
-persistence (08).
+customer's words, per request. Left out: structured summaries (08), async refresh and
+persistence (09).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ class Summarizer:
     request), or None: the package's (`set_lang`) when it is built. It picks the
     prompt, unless one is given, the request's markers, the fallback's labels and
     the guard's ids line. `max_summary_tokens` is the summary's budget, and `fit` how
-    a summary is cut to it (budget.py's one rule; notebook 07 passes its ladder).
+    a summary is cut to it (budget.py's one rule; notebook 08 passes its ladder).
     """
 
     def __init__(self, llm: SupportsChat,

@@ -19,7 +19,7 @@ summarizer's prompt, of the fence around the summary (notebooks/zh/04) and of th
 errors. `fork=True` asks for each summary on the conversation's own cached prefix
 (fork.py: the agent's last request + one turn) instead of a request of its own.
 Holding the summary is compressed.py's, saving it production's. Left out:
-structured summaries (notebook 07) and background compression (08).
+structured summaries (notebook 08) and background compression (09).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ pure function of the request: what it "remembers" is exactly what the messages h
     cues.py          the words that say which kind a statement is
     wording.py       a statement reduced to its content, in the summary's voice
     said.py          the clerk noting such a rule, and saying it back when asked
-    sections.py      the ledger sorted into notebook 07's seven JSON sections
+    sections.py      the ledger sorted into notebook 08's seven JSON sections
 
 It never imports the store or the tools: it knows only what the requests carry.
 Left out: streaming, sampling parameters, and any understanding beyond its rules.

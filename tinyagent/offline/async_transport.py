@@ -1,6 +1,6 @@
 """The offline model for async clients: `openai.AsyncOpenAI` served in the process.
 
-Introduced in notebook 09, for frameworks that call the model asynchronously (the
+Introduced in notebook 10, for frameworks that call the model asynchronously (the
 OpenAI Agents SDK's chat-completions model takes an `AsyncOpenAI`). It answers
 with transport.py's `handle`, the same pure function of the request, and keeps a
 prompt cache of its own by the rule given, as the sync client does: no socket, no

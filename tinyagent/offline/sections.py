@@ -1,4 +1,4 @@
-"""The JSON summary of notebook 07: the ledger's lines sorted into seven sections.
+"""The JSON summary of notebook 08: the ledger's lines sorted into seven sections.
 
 Used by summarize.py when the summarizer's system prompt asks for JSON. Each ledger
 line goes to one section, by its label or its status, so that no fact is paid for
@@ -21,7 +21,7 @@ from .ledger import as_fact, render
 from .statements import TOPICS, reason_on_refund
 
 # Per section of the JSON summary: a structured summary stays readable, and bounded,
-# only if each of its sections is (notebook 07 sets the same caps on its side).
+# only if each of its sections is (notebook 08 sets the same caps on its side).
 MAX_ITEMS, MAX_ITEM_CHARS = 6, 80
 
 SECTIONS = re.compile(r"^(Order|Refund|Product|Reason|订单|退款|商品|原因)")
@@ -65,7 +65,7 @@ def section_of(item: str) -> str:
 
 
 def structured(lines: list[str], zh: bool = False) -> dict[str, Any]:
-    """The seven sections of notebook 07, each item in one of them, each section
+    """The seven sections of notebook 08, each item in one of them, each section
     capped at 6 items of 80 characters; a section's overflow, oldest first, joins
     the running summary (which the same cap bounds)."""
     sections: dict[str, list[str]] = {k: [] for k in (

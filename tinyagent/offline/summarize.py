@@ -10,7 +10,7 @@ an older one, a fact is never written twice, answered questions are dropped and 
 last unanswered one is kept as an open request. Text it does not recognise degrades
 to a short line that keeps its ids; a statement no kind fits is a short note. A Chinese
 conversation gets Chinese labels. A system prompt that mentions JSON gets the
-structured seven-section object of notebook 07 (sections.py). Left out: a length
+structured seven-section object of notebook 08 (sections.py). Left out: a length
 cap (the memory's summarizer enforces its budget) and judging importance beyond the
 ledger's kinds.
 """
@@ -114,7 +114,7 @@ def tool_fact(r: dict[str, Any]) -> str | None:
 
 
 def _from_json(block: str) -> str:
-    """A previous summary in JSON form (notebook 07): its sections' items, then its
+    """A previous summary in JSON form (notebook 08): its sections' items, then its
     running summary (the newest lines), each line once."""
     try:
         value = json.loads(block)

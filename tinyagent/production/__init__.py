@@ -1,4 +1,4 @@
-"""What production memory adds to the strategies: notebooks 07-08 (Nexus Agent).
+"""What production memory adds to the strategies: notebooks 08-08 (Nexus Agent).
 
 One idea a module: structured (a summary with seven capped sections), eviction
 (the ladder that fits a full summary: settled facts go before open ones), incremental

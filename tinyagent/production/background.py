@@ -1,6 +1,6 @@
 """Compression in the background: the turn ends now, the summary is ready later.
 
-Introduced in notebook 08: the summary is refreshed after each turn on a small pool,
+Introduced in notebook 09: the summary is refreshed after each turn on a small pool,
 one refresh in flight per conversation. With a real model a summary takes seconds,
 and the customer should not wait for it. This memory is the incremental one with
 one method overridden: `_trim` hands the slow step to a pool instead of running it.

@@ -24,7 +24,7 @@ steps, and appends. And it asks for each summary by a fork (memory/fork.py): the
 agent's last request as it was, its answer and one turn asking for the summary, so
 the provider reads the whole prefix from its cache; `fork=False` sends notebook 04's
 request of its own instead, billed in full. Left out: saving and restoring its
-state (notebook 08's stores hold one summary), and a compaction in the background.
+state (notebook 09's stores hold one summary), and a compaction in the background.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class CompactChatMemory(BaseChatMemory):
         self.high_tokens, self.low_tokens = high_tokens, low_tokens
         self.max_summary_tokens = max_summary_tokens
         # One block's budget is the whole budget: a merge must fit in one block too.
-        # Notebook 04's summarizer (it checks the budget), fitted by notebook 07's
+        # Notebook 04's summarizer (it checks the budget), fitted by notebook 08's
         # ladder (eviction.py).
         summarizer = ForkSummarizer if fork else Summarizer
         self.summarizer = summarizer(llm, max_summary_tokens, lang=lang, fit=ladder)

@@ -1,6 +1,6 @@
 """The eviction ladder: what a full summary gives up first, in six steps.
 
-Introduced in notebook 07, section "When the summary is full: the ladder". Notebook
+Introduced in notebook 08, section "When the summary is full: the ladder". Notebook
 04's budget (tinyagent.memory.budget) has one rule: the oldest fact line goes first.
 A production summary runs for hundreds of turns, and age alone is a poor guide
 there: a delivered order from turn 2 matters less than a refund still pending from

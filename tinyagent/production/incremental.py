@@ -1,6 +1,6 @@
 """Incremental compression: batches of whole turns, and a record of what they cover.
 
-Introduced in notebook 08. The newest `keep_recent_turns` turns stay verbatim;
+Introduced in notebook 09. The newest `keep_recent_turns` turns stay verbatim;
 older turns are compressed oldest first, at most `batch_turns` of them per model
 call, and only complete ones (a turn waiting for its answer stays), into the
 structured summary of structured.py. The summary's record, `SummaryState` (how far

@@ -1,6 +1,6 @@
 """A summary memory that a store can save and a restart can load: its record.
 
-Introduced in notebook 08. Notebooks 04 and 05 compress and hold a summary; to keep
+Introduced in notebook 09. Notebooks 04 and 05 compress and hold a summary; to keep
 it across restarts a session also needs to know how far the summary reaches
 (`covered_up_to`: it includes messages 1..n of the conversation) and which version
 it is, so that a store refuses a snapshot built on an old one. That record is a

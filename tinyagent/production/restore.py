@@ -1,6 +1,6 @@
 """Filling a memory from the store, without a model call: what loading a session does.
 
-Introduced in notebook 08. A summary strategy gets the newest snapshot and the
+Introduced in notebook 09. A summary strategy gets the newest snapshot and the
 messages after it, through its record (persistent.py); any other strategy replays
 the whole log (a window trims itself). A stored message longer than
 MAX_LOADED_CHARS goes into the memory cut, while the log keeps it whole: one 50 MB

@@ -1,6 +1,6 @@
 """Sessions: one conversation per name, kept apart, saved, and resumed after a restart.
 
-Introduced in notebook 08. A `Session` is a ChatMemory in front of a strategy (any
+Introduced in notebook 09. A `Session` is a ChatMemory in front of a strategy (any
 of them) and a store (tinyagent.storage: SQLite or PostgreSQL). Each message goes to
 the store first, in a transaction of its own, and only then to the strategy:
 whatever happens inside the strategy (a summarizer that fails, a process killed

@@ -1,15 +1,15 @@
 """The structured summary: seven sections with caps, instead of free text.
 
-Introduced in notebook 07. A free-text summary grows and blurs; a small document
+Introduced in notebook 08. A free-text summary grows and blurs; a small document
 with fixed sections stays readable and bounded: each section keeps at most 6 items
 of at most 80 characters (the newest win), the rendering fits in 1,400 characters,
-and then the token budget applies, by notebook 07's eviction ladder (eviction.py).
+and then the token budget applies, by notebook 08's eviction ladder (eviction.py).
 The model is asked for JSON; when the call fails, is cut off, or the JSON does not
 parse, the rule-based fallback merge of notebook 04 fills the sections instead (the
 user's requests quoted, the answers clipped), and the entity guard of notebook 04
 keeps every grounded order, tracking and refund number, and drops the ones the model
 made up or only claimed.
-`lang="zh"` (notebooks/zh/07) asks in Chinese and writes Chinese headings, fallback
+`lang="zh"` (notebooks/zh/08) asks in Chinese and writes Chinese headings, fallback
 labels and ids line; a rendering in either language reads back. Left out:
 per-section models, embeddings for the retrieval hints, other languages.
 """

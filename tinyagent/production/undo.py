@@ -1,7 +1,7 @@
 """Undo for a stored session: the memory and the store take the message back together.
 
-Introduced in notebook 09 (the SDK session's `pop_item`, the chat's `/undo`), on
-notebook 07's sessions. `Session.pop()` undoes the memory first (its own rules:
+Introduced in notebook 10 (the SDK session's `pop_item`, the chat's `/undo`), on
+notebook 09's sessions. `Session.pop()` undoes the memory first (its own rules:
 the newest message, or its whole tool step; an UndoError when a summary holds it),
 then removes the same messages from the store with a compare-and-swap (storage/
 undo.py), so a restart does not bring them back. If another writer changed the

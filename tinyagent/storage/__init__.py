@@ -1,6 +1,6 @@
 """Where sessions live: one small `Store` protocol, an embedded and a server store.
 
-Introduced in notebook 08. Code that uses a store types it as `Store`; a new kind
+Introduced in notebook 09. Code that uses a store types it as `Store`; a new kind
 of store subclasses `StoreBase`. `SqliteStore` (standard library, one file) is the
 default; `PostgresStore` (psycopg 3) serves many processes on many machines. Both
 keep the same tables and the same rules (base.py), so `SessionManager` works with

@@ -1,6 +1,6 @@
 """What every session store offers: the `Store` protocol and the records it returns.
 
-Introduced in notebook 08. A store keeps, per session name, an append-only log of
+Introduced in notebook 09. A store keeps, per session name, an append-only log of
 messages numbered 1, 2, ... and the snapshots of its summary, newest last. Two
 rules make it safe for many writers (threads, processes, servers) on one session:
 

@@ -1,6 +1,6 @@
 """PostgresStore: the same sessions, messages and snapshots on a PostgreSQL server.
 
-Introduced in notebook 08, for when one SQLite file stops being enough: several
+Introduced in notebook 09, for when one SQLite file stops being enough: several
 machines serve the same customers, or many processes write at once (the peers use
 a server too: Nexus Agent MySQL, LangGraph `PostgresSaver`). The three tables and
 the rules are SqliteStore's (sqlite.py, base.py): an append-only log, one snapshot

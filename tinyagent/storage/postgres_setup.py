@@ -1,4 +1,4 @@
-"""A PostgreSQL connection as PostgresStore needs it (postgres.py, notebook 08).
+"""A PostgreSQL connection as PostgresStore needs it (postgres.py, notebook 09).
 
 Each connection bounds its waits: a lock held elsewhere for LOCK_WAIT seconds, or a
 statement running STATEMENT_TIMEOUT seconds, ends in a one-line StoreError instead
@@ -39,7 +39,7 @@ TABLES = ("tinyagent_sessions", "tinyagent_messages", "tinyagent_summaries")
 LOCK_WAIT, STATEMENT_TIMEOUT = 10, 30
 
 
-# The storage layer's name for the one URL mask (notebook 08 imports it): the password
+# The storage layer's name for the one URL mask (notebook 09 imports it): the password
 # hidden, in the user part (even holding an unencoded "#", "/" or "@") and in
 # `?password=`; see mask_url for the whole rule.
 safe_url = mask_url

@@ -1,6 +1,6 @@
 """SqliteStore: sessions, their messages and summary snapshots in one SQLite file.
 
-Introduced in notebook 08 (Nexus Agent saves summary snapshots to MySQL; the
+Introduced in notebook 09 (Nexus Agent saves summary snapshots to MySQL; the
 standard library's sqlite3 shows the same idea). Three tables:
 
 - sessions: a name, the strategy it was created with, when it was last used;

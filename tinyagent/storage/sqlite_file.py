@@ -1,6 +1,6 @@
 """The SQLite file itself: created private, and checked to be ours before any write.
 
-Used by SqliteStore (sqlite.py, notebook 08). A conversation is personal data, so a
+Used by SqliteStore (sqlite.py, notebook 09). A conversation is personal data, so a
 new file is readable by its owner only. A file that exists is looked at first: an
 empty one gets our three tables and our layout number (PRAGMA user_version); one of
 our layout is used as it is; another application's `sessions.db`, or a file of a

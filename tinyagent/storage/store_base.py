@@ -1,6 +1,6 @@
 """What a new kind of session store implements: the `StoreBase` abstract class.
 
-Introduced in notebook 08, next to the `Store` protocol (base.py) it fulfils. The
+Introduced in notebook 09, next to the `Store` protocol (base.py) it fulfils. The
 protocol is what code that *uses* a store relies on; this class is what a store's
 *author* subclasses, as `SqliteStore` and `PostgresStore` do. Its abstract methods
 are the queries only a database can answer, each in one transaction; the rest is

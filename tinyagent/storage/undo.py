@@ -1,6 +1,6 @@
 """Undo in a store: the newest messages taken back, if they are still the ones meant.
 
-Introduced in notebook 09 (a framework session's `pop_item`, the chat's `/undo`).
+Introduced in notebook 10 (a framework session's `pop_item`, the chat's `/undo`).
 The log is append-only for everything else; an undo is the one way a message
 leaves it, so that a restart does not bring it back. It is a compare-and-swap in
 one transaction, like `save_summary` (base.py): the newest messages are removed

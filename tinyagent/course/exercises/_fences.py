@@ -1,11 +1,11 @@
-"""The summary's fence as the checkers of notebooks 07 and 08 see it.
+"""The summary's fence as the checkers of notebooks 08 and 09 see it.
 
 A fenced summary is a system message between a header line and a footer line
 (memory/fence.py), in English or, in the Chinese edition, with the Chinese markers
 (SUMMARY_HEADER_ZH, SUMMARY_FOOTER_ZH): either language's fence passes. `fence_of`
 says which one a message uses; `show` writes a value for a report, and in a Chinese
 report names the English markers (SUMMARY_HEADER) instead of quoting their words.
-Left out: the cases themselves (nb07.py and nb08.py).
+Left out: the cases themselves (nb08.py and nb09.py).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ drawn summaries and overflows (up to 20 messages, long answers, ids drawn), with
 model that works, fails (an HTTP error, a timeout) or replies blank at random, often
 several times in a row: each result must be the model's reply, or the exercise's
 fallback, with every id guarded (nb05_drawn.py). Left out: when to merge (notebook
-04's exercise) and structured summaries (notebook 07).
+04's exercise) and structured summaries (notebook 08).
 """
 
 from __future__ import annotations

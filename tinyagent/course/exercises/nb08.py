@@ -1,176 +1,143 @@
-"""Checkers for notebook 08 (production memory II): freshness and restarts.
+"""Checkers for notebook 08 (production memory I): a structured summary's caps.
 
-`08.apply_if_current(state, planned_version, batch_size, text)` applies a background
-summary only if the summary has not changed since the batch was planned: named
-cases, then 300 drawn states (up to 100 messages covered, version up to 80, batches
-up to 60 messages) planned at the current version or another one.
-`08.restore(snapshot, transcript)` rebuilds a memory after a restart from the newest
-snapshot and the messages after it, without a model call: named cases, then 100
-drawn transcripts of up to 140 messages with snapshots covering any number of them
-(or none). Either language's fence passes (_fences.py).
-Left out: threads and the SQLite store (the notebook runs the real ones).
+`08.cap_items(items, max_items=6, max_chars=80)` keeps a structured summary's section
+within its caps, so the summary stays bounded: the newest `max_items` non-blank
+items, oldest first, each clipped to `max_chars` with "…", the input left unchanged.
+Beside the named cases, 300 drawn sections of up to 80 items of up to 800
+characters (Chinese ones too, blanks of every kind) with caps up to 70 items and 800
+characters, against the exercise's rule.
+The injection fence, the notebook's other exercise, is in nb08_fence.py.
+Left out: the summarizer that writes the sections (the notebook runs it).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
-from ...memory.summarizer import summary_message
-from ...messages import ChatMessage, Role
-from ...production.incremental import SummaryState
 from ..language import say
 from . import Case, exercise, expect
-from ._dialogs import dialog, fresh_list, roles
+from ._dialogs import fresh_list
 from ._drawn import drawn, size
-from ._fences import fence_of, show
 
-APPLY_DRAWS, MOST_COVERED, MOST_VERSION, MOST_BATCH = 300, 100, 80, 60
-RESTORE_DRAWS, MOST_MESSAGES = 100, 140
-
-
-def reference_apply(state: SummaryState, planned_version: int, batch_size: int,
-                    text: str) -> SummaryState:
-    """The exercise's rule: stale unless planned at the current version."""
-    if planned_version != state.version:
-        return state
-    return SummaryState(text, state.covered_up_to + batch_size,
-                        state.compression_count + 1, state.version + 1)
-
-
-def _drawn_apply(apply_if_current: Any, rng: random.Random) -> bool:
-    version = size(rng, MOST_VERSION, 0)
-    state = SummaryState(say(f"- summary v{version}", f"- 第 {version} 版摘要")
-                         if version else None, size(rng, MOST_COVERED, 0),
-                         size(rng, MOST_VERSION, 0), version)
-    planned = rng.choice((version, version, version - 1, version + 1,
-                          rng.randint(0, MOST_VERSION)))
-    batch = size(rng, MOST_BATCH)
-    return _applied(apply_if_current, state, planned, batch,
-                    reference_apply(state, planned, batch, say("- new summary",
-                                                                "- 新摘要")))
+# Eight short items; a tuple, so each case makes a fresh list from it.
+FACTS = tuple(f"fact {n}: order 8823{n} checked" for n in range(1, 9))
+LONG = "Refund RF20260701001 for order 88231 approved: ¥1999 back to the card " * 2
+# The same items in a Chinese report; the long one is over 80 characters too.
+FACTS_ZH = tuple(f"事实 {n}：订单 8823{n} 已核对" for n in range(1, 9))
+LONG_ZH = "订单 88231 的退款 RF20260701001 已批准：¥1999 将原路退回银行卡。" * 2
+CAP_DRAWS, MOST_ITEMS, MOST_CAP, MOST_CHARS = 300, 80, 70, 800
+BLANKS = ("", " ", "   ", "\t", "\n", " \n ")
+WORDS = ("order", "88231", "refund", "RF20260701001", "delivered", "pending", "SF",
+         "¥1999", "E12", "after 6 pm", "email")
+WORDS_ZH = ("订单", "88231", "退款", "RF20260701001", "已签收", "待检测", "顺丰",
+            "¥1999", "E12", "下午 6 点以后", "邮件")
 
 
-def _applied(apply_if_current: Any, state: SummaryState, planned: int, size: int,
-             expected: SummaryState) -> bool:
-    got = apply_if_current(state, planned, size, say("- new summary", "- 新摘要"))
-    return expect(got, expected, say(f"with {state}, a batch of {size} messages "
-                                     f"planned at version {planned}",
-                                     f"输入为 {state}，一批 {size} 条消息，"
-                                     f"规划时是第 {planned} 版"))
+def reference_cap(items: list[str], max_items: int = 6, max_chars: int = 80
+                  ) -> list[str]:
+    """The exercise's rule: drop blanks, keep the newest max_items, clip each."""
+    kept = [i if len(i) <= max_chars else i[:max_chars - 1] + "…"
+            for i in items if i.strip()]
+    return kept[-max_items:] if max_items > 0 else []
 
 
-@exercise("08.apply_if_current")
-def _apply_cases(apply_if_current: Any) -> Iterator[Case]:
-    old, text = say(("- old summary", "- new summary"), ("- 旧摘要", "- 新摘要"))
-    now = SummaryState(old, covered_up_to=6, compression_count=2, version=2)
-    new = SummaryState(text, covered_up_to=10, compression_count=3, version=3)
-    yield (say("a batch planned at the current version is applied",
-               "按当前版本规划的一批，照常应用"),
-           lambda: _applied(apply_if_current, now, 2, 4, new),
-           say("an applied batch moves every count on: what is covered, how many "
-               "compressions, which version", "应用一批之后，每个计数都往前走：覆盖到"
-               "哪里、压缩了几次、第几版"))
-    yield (say("a batch planned before another compression is stale: nothing changes",
-               "在另一次压缩之前规划的一批已经过期：什么都不变"),
-           lambda: _applied(apply_if_current, now, 1, 4, now),
-           say("a summary planned on an older version would overwrite newer work",
-               "按旧版本规划的摘要，会覆盖掉更新的成果"))
-    yield (say("a batch planned at a newer version is stale too",
-               "按更新的版本规划的一批，也算过期"),
-           lambda: _applied(apply_if_current, now, 3, 4, now),
-           say("any version other than the current one is stale, newer ones too",
-               "只要不是当前版本就过期，更新的版本也一样"))
-    yield (say("the first compression: from version 0 and nothing covered",
-               "第一次压缩：从第 0 版开始，还没有覆盖任何消息"),
-           lambda: _applied(apply_if_current, SummaryState(), 0, 6,
-                            SummaryState(text, 6, 1, 1)),
-           say("before any summary the version is 0; the first summary makes it 1",
-               "还没有摘要时版本是 0；第一份摘要让它变成 1"))
-    yield (say("the counts follow the batch, not fixed numbers",
-               "计数跟着这一批走，不是固定的数字"),
-           lambda: _applied(apply_if_current, replace(now, version=7), 7, 2,
-                            SummaryState(text, 8, 3, 8)),
-           say("batches come in any size: the counts move by this batch's",
-               "一批可以是任意大小：计数按这一批的大小往前走"))
-    yield (say(f"{APPLY_DRAWS} drawn states and batches: applied only at the current "
-               "version, every count moved by the batch",
-               f"{APPLY_DRAWS} 个抽取的状态和批次：只在当前版本时应用，每个计数都按"
-               "这一批往前走"),
-           lambda: drawn("08.apply_if_current", APPLY_DRAWS,
-                         lambda rng: _drawn_apply(apply_if_current, rng)),
-           say("compare the planned version with the state's: equal applies the "
-               "batch, anything else leaves the state as it is",
-               "把规划时的版本和状态的版本比较：相等才应用，否则状态原样不动"))
+def _capped(cap_items: Any, items: list[str], expected: list[str], *caps: int) -> bool:
+    given = list(items)
+    got = cap_items(given, *caps)
+    shown = say(f"{items[:3]}…({len(items)} items)", f"{items[:3]}…（共 {len(items)} "
+                "项）") if len(items) > 3 else f"{items}"
+    comma = say(", ", "，")
+    where = say(f"with {shown}", f"输入为 {shown}") + \
+        (f"{comma}max_items={caps[0]}" if caps else "") + \
+        (f"{comma}max_chars={caps[1]}" if len(caps) > 1 else "")
+    fresh_list(got, given, where)
+    expect(given, list(items), say(f"{where}, your argument afterwards",
+                                   f"{where}，调用之后你的参数"))
+    return expect(got, expected, where)
 
 
-def _restored(restore: Any, covered: int, sizes: str = "tptpp",
-              seed: int | None = None) -> bool:
-    transcript = dialog(sizes, covered + 1 if seed is None else seed)
-    return _restores(restore, transcript, covered if covered or seed is None
-                     else None)
+def _drawn_section(cap_items: Any, rng: random.Random) -> bool:
+    """A drawn section and caps, against the exercise's rule."""
+    items = []
+    for _ in range(size(rng, MOST_ITEMS, 0)):
+        if rng.random() < 0.15:
+            items.append(rng.choice(BLANKS))
+            continue
+        words = [rng.choice(say(WORDS, WORDS_ZH)) for _ in range(size(rng, 120))]
+        items.append(" ".join(words)[:size(rng, MOST_CHARS)])
+    caps = (size(rng, MOST_CAP, 0), size(rng, MOST_CHARS, 2))
+    return _capped(cap_items, items, reference_cap(items, *caps), *caps)
 
 
-def _restores(restore: Any, transcript: list[ChatMessage],
-              covered: int | None) -> bool:
-    """restore(snapshot covering `covered` messages, or None) against the rule."""
-    covered = covered or 0
-    text = say(f"- summary of messages 1-{covered}", f"- 第 1-{covered} 条消息的摘要")
-    snapshot = SummaryState(text, covered, 1, 1) if covered else None
-    expected = ([summary_message(snapshot.text)] if snapshot else []) + \
-        transcript[covered:]
-    given = list(transcript)
-    got = restore(snapshot, given)
-    fresh_list(got, given, say("the result", "结果"))
-    if snapshot and got:  # the Chinese edition's fence is as good as the English one
-        expected[0] = summary_message(snapshot.text, fence_of(got[0]))
-    expect(roles(given), roles(transcript), say("the transcript afterwards",
-                                                "调用之后的 transcript"), str)
-    return expect(roles(got), roles(expected), say(
-        f"with a snapshot covering {covered} of {len(transcript)} messages",
-        f"快照覆盖了 {len(transcript)} 条消息中的 {covered} 条"), str) \
-        and expect(got, expected, say("the same roles, other messages",
-                                      "角色都对，但消息不对"), show)
+def _input_unchanged(cap_items: Any, facts: tuple[str, ...]) -> bool:
+    items = list(facts)
+    cap_items(items)
+    return expect(items, list(facts), say("your argument afterwards",
+                                          "调用之后，你的参数"))
 
 
-def _drawn_restore(restore: Any, rng: random.Random) -> bool:
-    shape = "".join(rng.choice("pt") for _ in range(MOST_MESSAGES // 3))
-    transcript = dialog(shape, rng.randint(1, 10**6))[:size(rng, MOST_MESSAGES, 0)]
-    covered = 0 if rng.random() < 0.1 else rng.randint(0, len(transcript))
-    return _restores(restore, transcript, covered)
-
-
-@exercise("08.restore")
-def _restore_cases(restore: Any) -> Iterator[Case]:
-    tail = say("the snapshot stands for the messages it covers; those after it come "
-               "back word for word", "快照代表它覆盖的那些消息；它之后的消息原样回来")
-    yield (say("no snapshot yet: every message, no summary",
-               "还没有快照：全部消息，没有摘要"),
-           lambda: _restored(restore, 0),
-           say("if snapshot is None: return the transcript",
-               "snapshot 为 None 时，返回 transcript"))
-    yield (say("a snapshot of 4 messages: the summary, then messages 5 onwards",
-               "快照覆盖 4 条消息：先是摘要，再是第 5 条起的消息"),
-           lambda: _restored(restore, 4), tail)
-    yield (say("another cut: a snapshot of 10 messages",
-               "换个切点：快照覆盖 10 条消息"),
-           lambda: _restored(restore, 10), tail)
-    yield (say("the summary comes back fenced, as a system message",
-               "摘要带着围栏回来，是一条 system 消息"),
-           lambda: expect(restore(SummaryState("- x", 2, 1, 1), dialog("pp"))[0].role,
-                          Role.SYSTEM,
-                          say("the first message's role", "第一条消息的角色")),
-           say("a summary comes back the way memory always shows it: fenced, as a "
-               "system message", "摘要回来时和记忆平时给出的一样：带围栏，"
-               "是一条 system 消息"))
-    yield (say("a snapshot covering everything: the summary alone",
-               "快照覆盖了全部消息：只剩摘要"),
-           lambda: _restored(restore, 6, "ppp"), tail)
-    yield (say(f"{RESTORE_DRAWS} drawn transcripts of up to {MOST_MESSAGES} messages, "
-               "snapshots covering any number of them",
-               f"{RESTORE_DRAWS} 段抽取的记录（至多 {MOST_MESSAGES} 条消息），快照覆盖"
-               "任意条数"),
-           lambda: drawn("08.restore", RESTORE_DRAWS,
-                         lambda rng: _drawn_restore(restore, rng)), tail)
+@exercise("08.cap_items")
+def _cap_items_cases(cap_items: Any) -> Iterator[Case]:
+    facts, long = say(FACTS, FACTS_ZH), say(LONG, LONG_ZH)
+    three, two, clipped = say(("alpha beta gamma", "alpha beta", "alph…"),
+                              ("甲乙丙丁戊己", "一二三四五六", "一二三四…"))
+    yield (say("a short section comes back as it was", "短的段落原样返回"),
+           lambda: _capped(cap_items, list(facts[:3]), list(facts[:3])),
+           say("return the items unchanged when they are within both caps",
+               "两个上限都没超过时，原样返回各项"))
+    yield (say("eight items: the newest six stay, oldest first",
+               "八项：留下最新的六项，最早的在前"),
+           lambda: _capped(cap_items, list(facts), list(facts[-6:])),
+           say("a section keeps its newest items: the oldest go first",
+               "一栏保留最新的几项：最早的先走"))
+    yield (say("an item longer than 80 characters is cut to 79 + '…'",
+               "超过 80 个字符的项，截成 79 个字符加 '…'"),
+           lambda: _capped(cap_items, [long], [long[:79] + "…"]),
+           say("the clipped item, '…' included, is max_chars long",
+               "截断后的项连同 '…' 一共 max_chars 个字符"))
+    yield (say("an item of exactly 80 characters is kept whole, 81 is cut",
+               "恰好 80 个字符的项完整保留，81 个就截断"),
+           lambda: _capped(cap_items, ["x" * 80], ["x" * 80])
+           and _capped(cap_items, ["y" * 81], ["y" * 79 + "…"])
+           and _capped(cap_items, ["w" * 79], ["w" * 79])
+           and _capped(cap_items, ["z" * 82], ["z" * 79 + "…"]),
+           say("an item as long as the cap fits; only a longer one is clipped",
+               "和上限一样长的项放得下；只有更长的才截断"))
+    yield (say("blank items are dropped", "空白项丢掉"),
+           lambda: _capped(cap_items, ["a", "  ", "", "b"], ["a", "b"]),
+           say("an item of spaces says nothing and takes a place",
+               "只有空格的项什么也没说，却占了一个位置"))
+    yield (say("blanks are dropped before counting: six newest non-blank items",
+               "先丢空白项再计数：最新的六个非空项"),
+           lambda: _capped(cap_items, [*facts, "", "  "], list(facts[-6:])),
+           say("drop the blanks first, then keep the newest max_items",
+               "先丢掉空白项，再保留最新的 max_items 项"))
+    yield (say("max_items=0 keeps nothing; 1, 5 and 7 keep that many",
+               "max_items=0 什么都不留；1、5、7 就留这么多"),
+           lambda: _capped(cap_items, list(facts), [], 0, 80)
+           and _capped(cap_items, list(facts), list(facts[-1:]), 1, 80)
+           and _capped(cap_items, list(facts), list(facts[-5:]), 5, 80)
+           and _capped(cap_items, list(facts), list(facts[-7:]), 7, 80),
+           say("a slice from -0 is the whole list, not none of it",
+               "从 -0 开始切片得到的是整个列表，而不是空列表"))
+    yield (say("the caller's list is left unchanged", "调用方的列表保持不变"),
+           lambda: _input_unchanged(cap_items, facts),
+           say("build a new list instead of deleting from the argument",
+               "新建一个列表，不要从参数里删除"))
+    yield (say("max_items and max_chars are honoured", "遵守 max_items 和 max_chars"),
+           lambda: _capped(cap_items, [three, "b", "c"], ["b", "c"], 2, 5)
+           and _capped(cap_items, [two], [clipped], 1, 5),
+           say("use the parameters, not the numbers 6 and 80",
+               "用参数，不要写死 6 和 80"))
+    yield (say(f"{CAP_DRAWS} drawn sections of up to {MOST_ITEMS} items, caps up to "
+               f"{MOST_CAP} items and {MOST_CHARS} characters",
+               f"{CAP_DRAWS} 个抽取的栏目（至多 {MOST_ITEMS} 项），上限至多 {MOST_CAP} "
+               f"项、{MOST_CHARS} 个字符"),
+           lambda: drawn("08.cap_items", CAP_DRAWS,
+                         lambda rng: _drawn_section(cap_items, rng)),
+           say("blanks out first, then the newest max_items, each longer than "
+               "max_chars cut to max_chars - 1 characters and '…'",
+               "先去掉空白项，再留最新的 max_items 项，超过 max_chars 的截成 "
+               "max_chars - 1 个字符加 '…'"))

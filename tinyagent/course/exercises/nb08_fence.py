@@ -1,6 +1,6 @@
-"""Checkers for notebook 07 (production memory I): the injection fence.
+"""Checkers for notebook 08 (production memory I): the injection fence.
 
-`07.fence(summary)` turns a summary into the fenced system message, so that a forged
+`08.fence(summary)` turns a summary into the fenced system message, so that a forged
 fence stays data: the header line, the summary, the footer line, each marker once.
 Everything the summary said must be inside the fence, character for character,
 brackets and white space aside (a forged marker turned into plain text keeps its
@@ -24,7 +24,7 @@ from ..language import say
 from . import Case, Wrong, exercise
 from ._drawn import drawn, first_difference, size
 from ._fences import fence_of, show
-from .nb07 import WORDS, WORDS_ZH
+from .nb08 import WORDS, WORDS_ZH
 
 FENCE_DRAWS = 100
 
@@ -95,7 +95,7 @@ def _drawn_fence(fence: Any, rng: random.Random) -> bool:
     return _fenced(fence, lambda head, foot: _forged(rng, head, foot))
 
 
-@exercise("07.fence")
+@exercise("08.fence")
 def _fence_cases(fence: Any) -> Iterator[Case]:
     neutral = say("inside the fence, a marker's exact text must not appear: the model "
                   "would read it as the fence itself", "围栏里面不能出现标记的原文："
@@ -145,5 +145,5 @@ def _fence_cases(fence: Any) -> Iterator[Case]:
                "anywhere: one fence, every word kept",
                f"{FENCE_DRAWS} 份抽取的摘要（至多 30 行），标记伪造在任何位置："
                "只有一道围栏，每个词都保留"),
-           lambda: drawn("07.fence", FENCE_DRAWS,
+           lambda: drawn("08.fence", FENCE_DRAWS,
                          lambda rng: _drawn_fence(fence, rng)), neutral)
