@@ -95,6 +95,11 @@ class ForkSummarizer(Summarizer):
         """The agent's last request, its answer appended, and the tools it offered."""
         self._seen = list(messages), tools
 
+    def forget_request(self) -> None:
+        """Drop the request seen: the next summary is asked for by a request of its
+        own (after a long pause the provider has forgotten that prefix anyway)."""
+        self._seen = None
+
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:
         try:
