@@ -1,6 +1,6 @@
 """One run, recorded once, billed under any prompt-cache rule: record it, replay it.
 
-Introduced in notebook 06 ("What you pay"), and used by scripts/seed_sweep.py. The
+Introduced in notebook 07 ("What you pay"), and used by scripts/seed_sweep.py. The
 offline model's answers do not depend on the cache rule, the clock or chance; only
 its usage does. So one run, recorded, can be billed under every provider's rule,
 and under a learner's own numbers, by replaying its requests into a fresh
@@ -171,11 +171,13 @@ def tally(run: RecordedRun, rule: str | CacheRule | None = None, *,
                  billed(rule, prompt, cached, written))
 
 
-def bill(run: RecordedRun, rule: str | CacheRule | None = None, **options: Any
-         ) -> float:
-    """Input-token equivalents of `run` under `rule`, from a cold cache; options as
+def bill(run: RecordedRun, rule: str | CacheRule | None = None, *,
+         replies: bool = True, **options: Any) -> float:
+    """Input-token equivalents of `run` under `rule`, from a cold cache (`replies`:
+    the replies too, at the output price; False: the prompts only); options as
     `tally` (cached_share=, min_tokens=, expiry_seconds=, schedule=, hit_chance=)."""
-    return tally(run, rule, **options).billed
+    found = tally(run, rule, **options)
+    return found.billed if replies else found.input
 
 
 def picture(old: dict[str, Any], new: dict[str, Any], rule: str = "qwen",

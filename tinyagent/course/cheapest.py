@@ -31,7 +31,8 @@ from ..production.compact import CompactChatMemory
 from .billing import PRIMING, RecordedRun, RecordingClient, tally
 from .catalogue import make_strategies
 from .evaluation import Score, evaluate
-from .language import speaking
+from .language import say, speaking
+from .names import strategy_title
 from .planted import Dialog, planted_dialog
 from .prices import billed
 from .sensitivity import BUDGET, LUNCH, STEADY, Scenario
@@ -39,6 +40,8 @@ from .sensitivity import BUDGET, LUNCH, STEADY, Scenario
 VARIANTS = ("openai", "openai-gpt-4o-mini", "deepseek", "deepseek-prefix", "qwen",
             "qwen@1024", "anthropic", "anthropic-1h", "gemini")
 FULL, SUMMARY, HYBRID = "in-memory", "summary 10/4", "hybrid 4/8"
+BASES = ("inmemory", "summary", "hybrid")  # the same requests under every rule
+COLD = ", cold"  # a compact run that compacted early, after a pause
 
 
 def variant(name: str) -> CacheRule:
@@ -49,7 +52,13 @@ def variant(name: str) -> CacheRule:
 
 def compact_name(memory: CompactChatMemory, cold: bool) -> str:
     """The run's name: its marks, and ", cold" if it compacted after a pause."""
-    return f"compact {memory.high_tokens}/{memory.low_tokens}" + (", cold" * cold)
+    return f"compact {memory.high_tokens}/{memory.low_tokens}" + (COLD * cold)
+
+
+def title(name: str, lang: str | None = None) -> str:
+    """A run's name for a table in `lang`: "水位压缩 1500/425，冷时先压缩"."""
+    head = strategy_title(name.removesuffix(COLD), lang)
+    return head + (say(COLD, "，遇冷先压缩", lang) if name.endswith(COLD) else "")
 
 
 @dataclass(frozen=True)
@@ -88,12 +97,24 @@ class Played:
         found = tally(self.runs[name], rule, schedule=self.schedule(scenario))
         return found.input, found.billed
 
+    def cheapest(self, name: str, scenario: Scenario = STEADY) -> tuple[str, float]:
+        """The run with full recall (every id and fact) billed least under variant
+        `name` in `scenario` (input bill), with its bill over in-memory's."""
+        rule = variant(name)
+        runs = [n for n in self.runs if not n.startswith("compact")
+                or n == self.compact[name, scenario.name]]
+        recalled = [n for n in runs if all(self.scores[n].recalled)
+                    and all(self.scores[n].facts_recalled)]
+        bills = {n: self.bills(n, rule, scenario)[0] for n in recalled}
+        best = min(bills, key=bills.__getitem__)
+        return best, bills[best] / bills[FULL]
+
     def row(self, name: str, scenario: Scenario = STEADY) -> Row:
         """Compact under variant `name` (VARIANTS) in `scenario`, against the rest."""
         rule, run = variant(name), self.compact[name, scenario.name]
         (mine, mine_all), (full, full_all) = (self.bills(n, rule, scenario)
                                               for n in (run, FULL))
-        score, warm = self.scores[run], run.removesuffix(", cold")
+        score, warm = self.scores[run], run.removesuffix(COLD)
         return Row(name, scenario.name, run, mine / full, mine_all / full_all,
                    mine / self.bills(SUMMARY, rule, scenario)[0],
                    mine / self.bills(HYBRID, rule, scenario)[0],
@@ -150,22 +171,21 @@ def history(request: dict) -> int:
 
 def play(turns: int = 50, seed: int = 0, variants: Sequence[str] = VARIANTS,
          scenarios: Sequence[Scenario] = (STEADY, LUNCH), lang: str = "en",
-         max_tokens: int = BUDGET) -> Played:
-    """Record the planted dialog through every memory: in-memory, summary 10/4 and
-    hybrid 4/8 once, compact once per set of marks (and per scenario where its
-    cache goes cold), each with every turn answered."""
+         max_tokens: int = BUDGET, others: Sequence[str] = BASES) -> Played:
+    """Record the planted dialog through every memory: `others` (command-line
+    names) once, compact once per set of marks (and per scenario where its cache
+    goes cold), each with every turn answered."""
     with speaking(lang):  # the memories summarize in the dialog's language
-        return _play(turns, seed, variants, scenarios, lang, max_tokens)
+        return _play(turns, seed, variants, scenarios, lang, max_tokens, others)
 
 
 def _play(turns: int, seed: int, variants: Sequence[str],
-          scenarios: Sequence[Scenario], lang: str, max_tokens: int) -> Played:
+          scenarios: Sequence[Scenario], lang: str, max_tokens: int,
+          others: Sequence[str]) -> Played:
     dialog = planted_dialog(turns, seed, lang=lang)
     recorder = RecordingClient()
     played = Played(dialog, {}, {}, {})
-    _record(played, recorder, make_strategies(recorder,
-                                              ["inmemory", "summary", "hybrid"]),
-            None, max_tokens)
+    _record(played, recorder, make_strategies(recorder, others), None, max_tokens)
     for scenario in scenarios:
         pauses = scenario.schedule(turns)
         for name in variants:

@@ -1,6 +1,6 @@
 """The summary request as a fork of the conversation: its cached prefix + one turn.
 
-Introduced in the compaction draft after notebook 06 ("What you pay"). Notebook 04's
+Introduced in notebook 07 ("What you pay"). Notebook 04's
 summarizer sends a request of its own: its own system prompt, no tools, the old turns
 written out as a transcript. Not one token of it is what the provider saw before,
 so every token is billed in full, and the model reads again what it has just read.

@@ -1,6 +1,6 @@
 """The providers' prompt-cache rules, as data: when a prefix is a hit, and how much.
 
-Introduced in notebook 06 ("What you pay"). Every provider the course lists keeps
+Introduced in notebook 07 ("What you pay"). Every provider the course lists keeps
 the start of recent prompts and bills a token it has seen before at a share of the
 input price. A rule says, per provider and model:
 

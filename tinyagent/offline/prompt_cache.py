@@ -1,6 +1,6 @@
 """The provider's prompt cache, played offline: which start of a prompt it still holds.
 
-Introduced in notebook 06 ("What you pay"). A provider keeps the requests it
+Introduced in notebook 07 ("What you pay"). A provider keeps the requests it
 answered, read as sequences of tokens (prompt_tokens.py); a later request that
 starts with the same tokens reuses them and is billed less for them.
 

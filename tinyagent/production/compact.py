@@ -1,10 +1,9 @@
 """CompactChatMemory: keep everything until a high-water mark, then compact once.
 
-Introduced in notebook 06 ("What you pay: prompt caching"); it lives with the
-production memories because what it optimises is the bill, not what is remembered.
-A provider bills the start of a prompt it has seen before at a fraction of the
-price, so what a memory costs depends on how its prompt changes, not only on how
-long it is. A window
+Introduced in notebook 07 ("What you pay"); it lives with the production memories
+because what it optimises is the bill, not what is remembered. A provider bills the
+start of a prompt it has seen before at a fraction of the price, so what a memory
+costs depends on how its prompt changes, not only on how long it is. A window
 changes the prompt right after the system prompt every turn; summary 10/4 rewrites
 its summary every few turns. This memory changes its prompt's start as rarely as
 it can:
@@ -12,19 +11,23 @@ it can:
 - between compactions it only appends, like keeping everything, and is cached
   almost whole;
 - the marks are in tokens: once the memory holds `high_tokens`, the oldest whole
-  turns are summarized in one step, until the verbatim turns and the earlier summary
-  fit in `low_tokens`. Keep `low_tokens` big enough that the prompt stays above the
-  provider's caching minimum (OpenAI caches nothing under 1,024 tokens);
+  turns are summarized in one step, as many as can go while the verbatim turns and
+  the earlier summaries still hold `low_tokens`: so a low mark sized for the
+  provider's caching minimum keeps the prompt cached after a compaction;
 - each compaction appends a new summary block after the earlier ones, which stay
   word for word in the cached prefix. Only when the blocks outgrow
-  `max_summary_tokens` are they merged into one (a rare rewrite).
+  `max_summary_tokens` are they merged into one (a rare rewrite);
+- it asks for each summary by a fork (memory/fork.py): the agent's last request as
+  it was, its answer and one turn asking for the summary, so the provider reads the
+  whole prefix from its cache; `fork=False` sends notebook 04's request instead;
+- `cold_after`: after a pause that long (the rule's expiry) the provider's cache is
+  cold whatever the memory sends, so, past the middle of its marks, it compacts
+  then, before the next request, by a request of its own.
 
-Summary 10/4 compresses often and rewrites; this one compresses rarely, in big
-steps, and appends. And it asks for each summary by a fork (memory/fork.py): the
-agent's last request as it was, its answer and one turn asking for the summary, so
-the provider reads the whole prefix from its cache; `fork=False` sends notebook 04's
-request of its own instead, billed in full. Left out: saving and restoring its
-state (notebook 07's stores hold one summary), and a compaction in the background.
+`CompactChatMemory.for_rule(llm, rule)` reads the marks and `cold_after` off the
+provider's cache rule (production/sizing.py), so nothing needs tuning by hand.
+Left out: saving and restoring its state (notebook 07's stores hold one summary),
+and a compaction in the background.
 """
 
 from __future__ import annotations
