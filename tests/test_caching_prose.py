@@ -27,11 +27,17 @@ from tinyagent.offline.clock import Schedule
 from tinyagent.offline.prompt_cache import flat, request_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = "notebooks/drafts/07_what_you_pay.ipynb"  # "What you pay"
+NOTEBOOK_ZH = "notebooks/drafts/zh/07_what_you_pay.ipynb"
 NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
-CODE = re.compile(r"```.*?```|`[^`]*`|\]\([^)]*\)|<[^>]+>", re.S)
+# Code, links and HTML; and a notebook's or a section's number, which is no figure
+CODE = re.compile(r"```.*?```|`[^`]*`|\]\([^)]*\)|<[^>]+>|^#+ \d+\.|notebooks? \d+"
+                  r"|sections? \d+(?: and \d+)?|第 \d+(?:、\d+)? [课节]", re.S | re.M)
 SECTIONS = {  # notebook -> (first heading of the section, the heading after it)
     "notebooks/06_compare_strategies.ipynb": ("## 7. What you pay", "## 8."),
     "notebooks/zh/06_compare_strategies.ipynb": ("## 7. 实际付多少钱", "## 8."),
+    NOTEBOOK: ("## 1. The rules", "## Key takeaways"),
+    NOTEBOOK_ZH: ("## 1. 规则", "## 要点回顾"),
     "notebooks/04_summary_memory.ipynb": ("### The break-even turn, with prompt",
                                           "### When the summary is full"),
     "notebooks/zh/04_summary_memory.ipynb": ("### 算上提示词缓存的回本轮次",
@@ -83,8 +89,12 @@ def test_every_number_in_the_caching_prose_is_printed_by_a_cell(path):
 
 
 def test_the_check_catches_a_number_nobody_printed():
-    """A prose figure absent from the outputs is reported; a printed one is not."""
+    """A prose figure absent from the outputs is reported; a printed one is not, and
+    neither is a notebook's or a section's number (no figure), in either language."""
     assert unprinted("billed 73 % and 1,234 tokens", "73% ... 4,321") == ["1,234"]
+    prose = CODE.sub(" ", "## 7. As notebook 06 and sections 2 and 3 say (第 04 课、"
+                          "第 8 节), it costs 12")
+    assert unprinted(prose, "nothing") == ["12"]
 
 
 def readme_rows(text: str, header: str) -> list[list[str]]:
