@@ -11,9 +11,10 @@ it can:
 - between compactions it only appends, like keeping everything, and is cached
   almost whole;
 - the marks are in tokens: once the memory holds `high_tokens`, the oldest whole
-  turns are summarized in one step, as many as can go while the verbatim turns and
-  the earlier summaries still hold `low_tokens`: so a low mark sized for the
-  provider's caching minimum keeps the prompt cached after a compaction;
+  turns are summarized in one step, until the verbatim turns and the earlier
+  summaries fit in `low_tokens` (`low_is_floor=True`: as many as can go while they
+  still hold it, so that a low mark sized for the provider's caching minimum keeps
+  the prompt cached after a compaction);
 - each compaction appends a new summary block after the earlier ones, which stay
   word for word in the cached prefix. Only when the blocks outgrow
   `max_summary_tokens` are they merged into one (a rare rewrite);
@@ -63,7 +64,7 @@ class CompactChatMemory(BaseChatMemory):
                  low_tokens: int = 500, *,
                  max_summary_tokens: int = 2 * DEFAULT_SUMMARY_TOKENS,
                  lang: str | None = None, fork: bool = True,
-                 cold_after: float | None = None) -> None:
+                 cold_after: float | None = None, low_is_floor: bool = False) -> None:
         check_size("low_tokens", low_tokens, 100, "a question and its answer",
                    why_zh="一问一答", lang=lang)
         if high_tokens <= low_tokens:
@@ -85,6 +86,9 @@ class CompactChatMemory(BaseChatMemory):
         # Seconds of silence after which the provider's cache is cold (the rule's
         # expiry; None: never): the memory then compacts before the next request.
         self.cold_after = cold_after
+        # True: a compaction leaves at least low_tokens (for_rule: the prompt must
+        # stay above the provider's minimum); False: at most low_tokens
+        self.low_is_floor = low_is_floor
         self.marks = None  # for_rule: the Marks they came from (production/sizing.py)
         self._blocks: list[ChatMessage] = []  # fenced summaries, oldest first
         self._block_tokens = 0
@@ -104,7 +108,7 @@ class CompactChatMemory(BaseChatMemory):
         # room under the high mark, or every turn would compact.
         budget = min(2 * DEFAULT_SUMMARY_TOKENS, marks.high_tokens - marks.low_tokens)
         memory = cls(llm, marks.high_tokens, marks.low_tokens, lang=lang, fork=fork,
-                     max_summary_tokens=budget,
+                     max_summary_tokens=budget, low_is_floor=True,
                      cold_after=rule.expiry_seconds if cold else None)
         memory.marks = marks
         return memory
@@ -143,14 +147,14 @@ class CompactChatMemory(BaseChatMemory):
     def _trim(self, cold: bool = False) -> None:
         if self.tokens < self.high_tokens and not cold:
             return
-        # Oldest whole turns go until the rest and the blocks fit under the low mark;
+        # Oldest whole turns go until the rest and the blocks fit under the low mark
+        # (or, with `low_is_floor`, as many as can go while they still hold it);
         # the newest turn always stays verbatim.
         count = self._cut(self.low_tokens - self._block_tokens)
-        # The blocks are full: they and the span become one summary (a rewrite), as
-        # short as the blocks' newest facts (about half of them): keep more verbatim
+        # The blocks are full: they and the span become one summary (a rewrite)
         merge = self._block_tokens + self._estimate(count) > self.max_summary_tokens
-        if merge:
-            count = self._cut(self.low_tokens - self._block_tokens // 2)
+        if merge and self.low_is_floor:  # as short as about half the blocks: keep
+            count = self._cut(self.low_tokens - self._block_tokens // 2)  # more
         if not count:
             return
         span = list(self._messages)[:count]
@@ -164,14 +168,14 @@ class CompactChatMemory(BaseChatMemory):
         self.compression_count += 1
 
     def _cut(self, keep: int) -> int:
-        """How many of the oldest messages go (whole turns): as many as can go while
-        at least `keep` tokens stay verbatim, so that the prompt stays above the low
-        mark (and the provider's minimum); the newest turn always stays."""
+        """How many of the oldest messages go (whole turns) so that at most `keep`
+        tokens stay verbatim or, with `low_is_floor`, at least `keep`; the newest
+        turn always stays."""
         sizes, tokens, count = [], self._tokens, 0
         for size in self._turn_sizes():
             size_tokens = sum(map(count_message_tokens,
                                   islice(self._messages, count, count + size)))
-            if tokens - size_tokens < keep:
+            if (tokens - size_tokens < keep) if self.low_is_floor else tokens <= keep:
                 break
             sizes.append(size)
             tokens -= size_tokens
