@@ -73,7 +73,7 @@ def badges(url: str, path: str) -> str:
 def notebook(text: str, path: str, url: str | None) -> str:
     """A notebook's JSON with its badges and its Colab setup line for `url`."""
     nb = json.loads(text)
-    lang = "zh" if path.startswith("notebooks/zh/") else "en"
+    lang = "zh" if "zh" in path.split("/")[:-1] else "en"  # notebooks/zh/, drafts/zh/
     title = "".join(nb["cells"][0]["source"]).split("\n")
     title = [line for line in title if not line.startswith(BADGE)]
     if title[1:3] == ["", ""]:

@@ -9,23 +9,31 @@ from tinyagent.course.compare import compare
 from tinyagent.course.evaluation import planted_dialog
 from tinyagent.offline.cache_rules import RULES, with_numbers
 from tinyagent.offline.clock import Schedule
+from tinyagent.production import CompactChatMemory
 
-NAMES = ["inmemory", "window", "compact"]
+NAMES = ["inmemory", "window"]
 TURNS = planted_dialog(14, 0).turns  # long enough to pass 1,024 tokens
 PAUSES = Schedule(60, {8: 3600})  # a minute between turns, an hour before turn 8
+
+
+def strategies(llm):
+    """In-memory, the window, and compact with marks of its own: sized for a rule
+    (`for_rule`), it would send other requests under each, as it should."""
+    return {**make_strategies(llm, NAMES),
+            "compact 1800/500": lambda: CompactChatMemory(llm)}
 
 
 @pytest.fixture(scope="module")
 def recorded():
     recorder = RecordingClient()
-    compare(recorder, TURNS, make_strategies(recorder, NAMES), schedule=PAUSES)
+    compare(recorder, TURNS, strategies(recorder), schedule=PAUSES)
     return recorder
 
 
 def test_one_run_per_strategy_with_each_calls_turn_and_time(recorded):
     """compare() empties the cache before each strategy: one run each, in order;
     each call knows its turn and the clock, as the schedule spaced them."""
-    assert len(recorded.runs) == len(NAMES)
+    assert len(recorded.runs) == len(NAMES) + 1
     assert all(body["messages"] and reply["role"] == "assistant"
                for run in recorded.runs for body, reply in run)
     first = recorded.runs[0].calls
@@ -42,8 +50,7 @@ def test_replaying_the_requests_bills_what_the_usage_reported(recorded, rule):
     made under that rule with the same pauses: the answers depend on neither the
     cache nor the clock, only the usage does."""
     llm = LlmClient(offline=True)
-    live = compare(llm, TURNS, make_strategies(llm, NAMES), provider=rule,
-                   schedule=PAUSES)
+    live = compare(llm, TURNS, strategies(llm), provider=rule, schedule=PAUSES)
     for run, requests in zip(live.runs, recorded.runs, strict=True):
         assert bill(requests, rule) == pytest.approx(run.billed(rule))
         assert tally(requests, rule).cached == run.total("cached_tokens")

@@ -20,18 +20,27 @@ import pytest
 
 from tinyagent.course.billing import RecordingClient, tally
 from tinyagent.course.catalogue import make_strategies
+from tinyagent.course.cheapest import play
 from tinyagent.course.compare import compare
 from tinyagent.course.evaluation import planted_dialog
+from tinyagent.course.names import strategy_title
 from tinyagent.course.prices import price_for
+from tinyagent.course.sensitivity import STEADY
 from tinyagent.offline.clock import Schedule
 from tinyagent.offline.prompt_cache import flat, request_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = "notebooks/drafts/07_what_you_pay.ipynb"  # "What you pay"
+NOTEBOOK_ZH = "notebooks/drafts/zh/07_what_you_pay.ipynb"
 NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
-CODE = re.compile(r"```.*?```|`[^`]*`|\]\([^)]*\)|<[^>]+>", re.S)
+# Code, links and HTML; and a notebook's or a section's number, which is no figure
+CODE = re.compile(r"```.*?```|`[^`]*`|\]\([^)]*\)|<[^>]+>|^#+ \d+\.|notebooks? \d+"
+                  r"|sections? \d+(?: and \d+)?|第 \d+(?:、\d+)? [课节]", re.S | re.M)
 SECTIONS = {  # notebook -> (first heading of the section, the heading after it)
     "notebooks/06_compare_strategies.ipynb": ("## 7. What you pay", "## 8."),
     "notebooks/zh/06_compare_strategies.ipynb": ("## 7. 实际付多少钱", "## 8."),
+    NOTEBOOK: ("## 1. The rules", "## Key takeaways"),
+    NOTEBOOK_ZH: ("## 1. 规则", "## 要点回顾"),
     "notebooks/04_summary_memory.ipynb": ("### The break-even turn, with prompt",
                                           "### When the summary is full"),
     "notebooks/zh/04_summary_memory.ipynb": ("### 算上提示词缓存的回本轮次",
@@ -83,54 +92,69 @@ def test_every_number_in_the_caching_prose_is_printed_by_a_cell(path):
 
 
 def test_the_check_catches_a_number_nobody_printed():
-    """A prose figure absent from the outputs is reported; a printed one is not."""
+    """A prose figure absent from the outputs is reported; a printed one is not, and
+    neither is a notebook's or a section's number (no figure), in either language."""
     assert unprinted("billed 73 % and 1,234 tokens", "73% ... 4,321") == ["1,234"]
+    prose = CODE.sub(" ", "## 7. As notebook 06 and sections 2 and 3 say (第 04 课、"
+                          "第 8 节), it costs 12")
+    assert unprinted(prose, "nothing") == ["12"]
 
 
 def readme_rows(text: str, header: str) -> list[list[str]]:
     """The rows of the README table whose header line starts with `header`."""
-    lines = text[text.index(header):].splitlines()
-    return [[c.strip() for c in line.strip("|").split("|")]
-            for line in lines[2:] if line.startswith("|")][:5]
+    lines = text[text.index(header):].splitlines()[2:]
+    table = lines[:next((i for i, line in enumerate(lines)
+                         if not line.startswith("|")), len(lines))]
+    return [[c.strip() for c in line.strip("|").split("|")] for line in table]
 
 
-@pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
-def test_the_readme_caching_table_and_crossovers_are_notebook_06s(readme):
+READMES = {"README.md": (NOTEBOOK, "| strategy | recall |", "en"),
+           "README.zh-CN.md": (NOTEBOOK_ZH, "| 策略 | 召回 |", "zh")}
+
+
+@pytest.mark.parametrize("readme", list(READMES))
+def test_the_readme_caching_table_and_crossovers_are_the_notebooks(readme):
     """The 50-turn table (every cell) and the summary's crossovers quoted in the
-    README are in notebook 06's stored output."""
+    README are in the stored output of notebook 07 ("What you pay") of the same
+    language."""
+    path, header, lang = READMES[readme]
     text = (ROOT / readme).read_text(encoding="utf-8")
-    printed = outputs(notebook("notebooks/06_compare_strategies.ipynb"))
-    header = "| strategy | recall |" if readme == "README.md" else "| 策略 | 召回 |"
+    printed = outputs(notebook(path))
     rows = readme_rows(text, header)
-    assert [r[0] for r in rows] == ["in-memory", "window 6", "summary 10/4",
-                                    "hybrid 4/8", "compact 1800/500"]
-    table = printed[printed.index("50 turns: tokens sent and billed"):]
+    names = ["in-memory", "window 6", "summary 10/4", "hybrid 4/8"]
+    assert [r[0] for r in rows] == [strategy_title(n, lang) for n in names]
+    caption = "50 turns: tokens sent, and the input bill" if lang == "en" else \
+        "50 轮：发送的 token 与输入账单"
+    table = printed[printed.index(caption):]
     for row in rows:
         line = next(t for t in table.splitlines() if t.startswith(row[0] + " "))
         assert line.split()[-len(row) + 1:] == [c.replace(" ", "") for c in row[1:]]
-    summary = [line for line in printed.splitlines()
-               if line.startswith("summary 10/4: keeping everything")]
+    start = strategy_title("summary 10/4", lang) + ("：" if lang == "zh" else ":")
+    summary = [line for line in printed.splitlines() if line.startswith(start)]
     quoted = re.findall(r"(\d+) ?%", text[text.index(header):])
+    assert len(summary) >= 2
     for line in summary[:2]:  # minimum 256, then 1,024
-        for figure in re.findall(r"(\d+) %", line):
+        for figure in re.findall(r"(\d+) ?%", line):
             assert figure in quoted
 
 
-def test_the_readme_compact_row_for_seed_0_is_what_the_sweep_computes():
-    """README's "50 turns, seed 0" and "150 turns, seed 0" rows of the compact table
-    are scripts/seed_sweep.py's compact_row(0) under the rules it names."""
+def test_the_readme_seed_0_figures_are_the_notebooks_and_the_sweeps():
+    """README's compact bills for seed 0 at 50 turns are what notebook 07 printed
+    and what scripts/seed_sweep.py --compact records now (course/cheapest.py's
+    play, under the rules it names), rule by rule."""
     sweep = runpy.run_path(str(ROOT / "scripts" / "seed_sweep.py"))
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = re.search(r"seed_sweep\.py --compact --rules\s+([\w.,-]+)", text)
-    rules = command.group(1).split(",")
-    sweep["RULES"][:] = rules
-    row = sweep["compact_row"](0)
-    k = len(rules)
-    table = text[text.index("| compact, billed in % of in-memory's |"):]
-    for label, values in [("| 50 turns, seed 0 |", row[1:k + 1]),
-                          ("| 150 turns, seed 0 |", row[k + 1:2 * k + 1])]:
-        cells = table[table.index(label):].splitlines()[0].strip("|").split("|")[1:]
-        assert [c.strip() for c in cells] == [f"{v:.1f} %" for v in values]
+    said = text[text.index("On seed 0 at 50 turns"):].split("of in-memory's")[0]
+    quoted = dict(re.findall(r"([\w@.-]+) (\d+\.\d) %", said.replace("\n", " ")))
+    assert list(quoted) == list(sweep["RULES"])
+    printed = outputs(notebook(NOTEBOOK))
+    table = printed[printed.index("50 turns, compact sized for each rule"):]
+    for rule, figure in quoted.items():
+        line = next(t for t in table.splitlines() if t.startswith(rule + " "))
+        assert line.split()[5] == f"{figure}%"
+    played = play(50, 0, sweep["RULES"], (STEADY,))  # what compact_rows records
+    assert {rule: f"{100 * played.row(rule).to_full:.1f}"
+            for rule in sweep["RULES"]} == quoted
 
 
 def independent_bill(run, share, minimum, expiry, hit, times, output_share):

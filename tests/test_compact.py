@@ -5,6 +5,7 @@ import pytest
 from tinyagent import LlmClient
 from tinyagent.messages import ChatMessage, Role
 from tinyagent.production import CompactChatMemory
+from tinyagent.tokens import count_message_tokens
 
 
 def fill(memory, turns):
@@ -86,3 +87,52 @@ def test_the_memory_contract_a_copy_and_clear(llm):
     memory.clear()
     assert memory.messages() == [] and memory.tokens == 0
     assert memory.compression_count == 0 and memory.summary is None
+
+
+def test_after_a_pause_longer_than_the_cache_it_compacts_before_the_next_request():
+    """Past the middle of its marks, a memory whose cache went cold (a pause of
+    `cold_after` seconds on the client's clock) compacts when the next request is
+    built, once, by a summary request of its own (a fork's prefix is cold too);
+    without the pause, or with a shorter one, it waits for the high mark."""
+    from tinyagent import ReActAgent, bitmall_tools
+    from tinyagent.course.billing import RecordingClient
+    from tinyagent.course.catalogue import SIX_TURNS
+    from tinyagent.offline.clock import Clock
+
+    def played(pause):
+        llm = RecordingClient()
+        llm.clock = Clock()
+        memory = CompactChatMemory(llm, 500, 150, cold_after=300)
+        agent = ReActAgent(llm, bitmall_tools(), memory=memory, verbose=False)
+        for text in SIX_TURNS["en"][:5]:
+            agent.run(text)
+        assert memory.compression_count == 0 and memory.tokens >= (500 + 150) / 2
+        llm.clock.advance(pause)
+        agent.run(SIX_TURNS["en"][5])
+        return memory, llm.runs[0]
+
+    memory, run = played(301)
+    assert memory.compression_count == 1 and memory.summarizer.forks == 0
+    summaries = [request for request, _ in run if not request.get("tools")]
+    assert len(summaries) == 1  # its own request: no tools, its own prompt
+    assert memory.messages() and memory.compression_count == 1  # once a pause
+    for pause in (0, 299):
+        assert played(pause)[0].compression_count == 0
+
+
+@pytest.mark.parametrize("floor", [True, False])
+def test_the_low_mark_is_a_floor_or_a_ceiling(llm, floor):
+    """With low_is_floor (as for_rule sizes it) a compaction leaves at least
+    low_tokens held, so a prompt sized above a provider's minimum stays above it;
+    without, the verbatim turns left fit in low_tokens."""
+    memory = CompactChatMemory(llm, high_tokens=900, low_tokens=500,
+                               low_is_floor=floor)
+    for _ in range(40):
+        before = memory.compression_count
+        fill(memory, 1)
+        if memory.compression_count > before:
+            # (the turn's answer came in after the compaction: left out)
+            verbatim = sum(count_message_tokens(m) for m in memory.messages()[:-1]
+                           if m.role is not Role.SYSTEM)
+            assert memory.tokens >= 500 if floor else verbatim <= 500
+    assert memory.compression_count >= 2

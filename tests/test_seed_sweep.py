@@ -69,16 +69,18 @@ def test_every_option_of_the_sweeps_says_what_it_does(script, own_process,
         assert rest.strip() or "\n" in option.strip(), f"{script}: -{flag} has no help"
 
 
-def test_compact_rows_follow_the_rules_asked_for():
-    """--rules names the cache rules the compact sweep bills under: a row holds the
-    seed, a share per rule at 50 then at 150 turns, the peak and both recalls;
-    an unknown rule is refused by name."""
-    saved = list(seed_sweep.RULES)
-    try:
-        seed_sweep.RULES[:] = ["qwen", "anthropic"]
-        line = seed_sweep.compact_line([0, 90.0, 99.0, 60.0, 80.0, 31.0, 3, 3])
-        assert line.count("%") == 5 and line.count("/3") == 2
-    finally:
-        seed_sweep.RULES[:] = saved
+def test_compact_targets_are_checked_rule_by_rule():
+    """A row that misses a target is named with its rule, the target and its seeds;
+    a row within every target is not; an unknown rule is refused by name."""
+    ok = [0, 50, "qwen", "30 s", "compact 700/200", 70.0, 76.0, 95.0, 90.0, 3, 4,
+          14.0, 58.0, 70.0]
+    dear = [1, 150, "qwen", "30 s", "compact 700/200", 63.0, 70.0, 90.0, 90.0, 3,
+            3, 40.0, 80.0, 63.0]
+    assert seed_sweep.misses("qwen", [ok]) == []
+    found = seed_sweep.misses("qwen", [ok, dear])
+    assert [m.split(" (")[0] for m in found] == [
+        "qwen input <= 62 % at 150", "qwen ids 3/3, facts 4/4",
+        "qwen peak <= 35 % at 150"]
+    assert all("seeds 1-1: 1" in m for m in found)
     with pytest.raises(ValueError, match="acme"):
-        seed_sweep.get_rule("acme")
+        seed_sweep.variant("acme")

@@ -51,13 +51,14 @@ def test_at_the_crossover_both_cost_the_same_and_each_side_wins_once(sweep):
 
 
 def test_a_memory_that_sends_the_same_requests_never_crosses(sweep):
-    """Compact before its first compaction sends in-memory's requests: the same bill
-    at every price, said so."""
-    cross = sweep.crossover("compact 1800/500", 12, 1024)
+    """A memory that sends in-memory's requests (compact before its first
+    compaction does) is billed the same at every price, said so."""
+    full = sweep.runs[FULL, 12]
+    same = Sweep({(FULL, 12): full, ("copy", 12): full})
+    cross = same.crossover("copy", 12, 1024)
     assert cross == Crossover(None, "same")
     assert "nothing compressed yet" in cross.text("en")
-    assert all(v == pytest.approx(1) for row in sweep.grid("compact 1800/500", 12)
-               for v in row)
+    assert all(v == pytest.approx(1) for row in same.grid("copy", 12) for v in row)
 
 
 def test_half_the_hits_makes_keeping_everything_dearer(sweep):

@@ -69,6 +69,8 @@ NAMES = {
 # Names of more than one word, kept whole: "Nexus Agent", "Chat Completions",
 # "OpenAI Agents SDK".
 PHRASES = re.compile(r"\bNexus Agent\b|\bTinyAgent Memory\b|\bChat Completions\b"
+                     # the coding agents whose compaction notebook 07 retells
+                     r"|\bClaude Code\b|\bCodex\b"
                      r"|\bJSON Schema\b"
                      # notebook 10's framework, OpenAI's other API and its examples,
                      # as their owners name them

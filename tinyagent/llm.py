@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .cache_marks import mark_breakpoints
 from .call_errors import (
     bad_reply,
     connection_problem,
@@ -195,6 +196,7 @@ class LlmClient:
                                    "max_tokens": self.max_reply_tokens}
         if tools:  # some servers (llama.cpp) take a missing tool_choice as "none"
             request.update(tools=tools, tool_choice="auto")
+        mark_breakpoints(request, self.cache_rule)  # Anthropic's rule: notebook 07
         import httpx
         import openai
 

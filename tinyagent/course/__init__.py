@@ -5,8 +5,10 @@ strategies with their sizes, `print_memory` and `talk`; compare.py plays one scr
 through every strategy, and comparison.py and table.py print the result;
 evaluation.py (with planted.py, the planted-fact dialog, and plots.py, its
 pictures), longrun.py, ratios.py, language_cost.py and bench.py measure recall and
-cost; draw.py pictures a request; playground.py is notebook 09's widget; cli.py,
-compare_cli.py, sessions_cli.py, memory_kit_cli.py and terminal.py are the
+cost; billing.py, sensitivity.py and cheapest.py bill them under the providers'
+cache rules (notebook 07, "What you pay"); draw.py pictures a request;
+playground.py is notebook 09's widget; cli.py, compare_cli.py, sessions_cli.py,
+memory_kit_cli.py and terminal.py are the
 `tinyagent` command; memory_kit.py (with cookbook_session.py) grades any framework's
 memory (notebook 10);
 exercises/ holds the notebooks' checkers; language.py is the course's language

@@ -1,6 +1,6 @@
 """One run, recorded once, billed under any prompt-cache rule: record it, replay it.
 
-Introduced in notebook 06 ("What you pay"), and used by scripts/seed_sweep.py. The
+Introduced in notebook 07 ("What you pay"), and used by scripts/seed_sweep.py. The
 offline model's answers do not depend on the cache rule, the clock or chance; only
 its usage does. So one run, recorded, can be billed under every provider's rule,
 and under a learner's own numbers, by replaying its requests into a fresh
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+from ..cache_marks import breakpoints
 from ..llm import LlmClient
 from ..offline.cache_rules import CacheRule, cached_tokens, get_rule, with_numbers
 from ..offline.clock import Clock, Schedule
@@ -57,7 +58,7 @@ class RecordedRun(Sequence):
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self._matches: dict[tuple, list[tuple[int, int, int]]] = {}  # see matches
-        self._blocks: list[list] = []  # each call's request_tokens, read once
+        self._blocks: list[tuple] = []  # each call's tokens and breakpoints, read once
 
     def __getitem__(self, i: Any) -> Any:
         """A (request, reply) pair; a slice is a run of those calls (billable)."""
@@ -88,15 +89,16 @@ class RecordedRun(Sequence):
         times = self.times(schedule)
         key = (rule.unit, rule.lookback_blocks, rule.expiry_seconds, tuple(times))
         if key not in self._matches:
-            self._blocks += [request_tokens(c.request)
+            self._blocks += [(request_tokens(c.request), breakpoints(c.request))
                              for c in self.calls[len(self._blocks):]]
             clock = Clock()
             cache, found = PrefixCache(rule, clock), []
-            for call, at, blocks in zip(self.calls, times, self._blocks, strict=True):
+            for call, at, (blocks, marks) in zip(self.calls, times, self._blocks,
+                                                 strict=True):
                 clock.seconds = at
-                found.append((sum(map(len, blocks)), cache.matched(blocks),
+                found.append((sum(map(len, blocks)), cache.matched(blocks, marks),
                               call.output))
-                cache.keep(blocks, call.reply)
+                cache.keep(blocks, call.reply, marks)
             self._matches[key] = found
         return self._matches[key]
 
@@ -143,7 +145,8 @@ class Tally:
     cached: float
     written: float
     output: float
-    billed: float  # input-token equivalents (prices.py)
+    billed: float  # input-token equivalents (prices.py), replies included
+    input: float = 0.0  # the same, prompts only: what the memory changes most
 
 
 def tally(run: RecordedRun, rule: str | CacheRule | None = None, *,
@@ -164,14 +167,17 @@ def tally(run: RecordedRun, rule: str | CacheRule | None = None, *,
             length * long_enough)
         output += out
     return Tally(prompt, cached, written, output,
-                 billed(rule, prompt, cached, written, output))
+                 billed(rule, prompt, cached, written, output),
+                 billed(rule, prompt, cached, written))
 
 
-def bill(run: RecordedRun, rule: str | CacheRule | None = None, **options: Any
-         ) -> float:
-    """Input-token equivalents of `run` under `rule`, from a cold cache; options as
+def bill(run: RecordedRun, rule: str | CacheRule | None = None, *,
+         replies: bool = True, **options: Any) -> float:
+    """Input-token equivalents of `run` under `rule`, from a cold cache (`replies`:
+    the replies too, at the output price; False: the prompts only); options as
     `tally` (cached_share=, min_tokens=, expiry_seconds=, schedule=, hit_chance=)."""
-    return tally(run, rule, **options).billed
+    found = tally(run, rule, **options)
+    return found.billed if replies else found.input
 
 
 def picture(old: dict[str, Any], new: dict[str, Any], rule: str = "qwen",

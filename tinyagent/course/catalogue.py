@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..agent import ReActAgent
 from ..display import WIDTH, memory_lines
@@ -74,6 +75,13 @@ class Strategy:
         return self.build(llm, **{**self.sizes, **sizes})
 
 
+def _compact(llm: SupportsChat, **sizes: Any) -> CompactChatMemory:
+    """Compact sized for the client's cache rule, or with the marks given."""
+    if {"high_tokens", "low_tokens"} & sizes.keys():
+        return CompactChatMemory(llm, **sizes)
+    return CompactChatMemory.for_rule(llm, **sizes)
+
+
 def _titled(name: str, build: Callable[..., ChatMemory | None],
             sizes: dict[str, int] | None = None, speaks: bool = False) -> Strategy:
     """The strategy a learner types as `name`, titled from names.py's one table."""
@@ -92,10 +100,10 @@ STRATEGIES: dict[str, Strategy] = {
                        {"threshold": 10, "keep_recent": 4}),
     "hybrid": _titled("hybrid", lambda llm, **s: HybridChatMemory(llm, **s),
                       {"recent_size": 4, "summary_threshold": 8}),
-    # notebook 06, "What you pay": verbatim to a high-water mark, then one
-    # compaction to a low-water mark (token marks, sized by scripts/seed_sweep.py)
-    "compact": _titled("compact", lambda llm, **s: CompactChatMemory(llm, **s),
-                       {"high_tokens": 1800, "low_tokens": 500}),
+    # notebook 07, "What you pay": verbatim to a high-water mark, then one
+    # compaction to a low-water mark; the marks read off the client's cache rule
+    # (production/sizing.py), unless sizes are given
+    "compact": _titled("compact", _compact),
     # notebook 08: kept out of the comparison, whose strategies all come from 02-05
     "structured": _titled("structured",
                           lambda llm, **s: IncrementalSummaryMemory(llm, **s),

@@ -1,6 +1,6 @@
 """Two consecutive prompts drawn a cell a message, the cached prefix marked.
 
-Introduced in notebook 06 ("What you pay"), through billing.picture. The drawing
+Introduced in notebook 07 ("What you pay"), through billing.picture. The drawing
 shows why a memory that only appends is cached almost whole and a sliding window
 is not: `=` under what the later prompt shares with the earlier one. Left out:
 token-level detail inside a message (a cell is marked `==---` where the match ends

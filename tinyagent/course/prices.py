@@ -1,6 +1,6 @@
 """What a provider charges, in one place: the bill of a prompt and its reply.
 
-Introduced in notebook 06 ("What you pay"). "Billed" in the course's tables is in
+Introduced in notebook 07 ("What you pay"). "Billed" in the course's tables is in
 input-token equivalents, so a figure compares across strategies whatever the
 currency: a prompt token the cache did not touch counts 1, one it read counts the
 rule's `cached_share`, one written to it the rule's `write_share`

@@ -1,6 +1,6 @@
 """The prompt-cache rules as one table: their numbers, and where each was read.
 
-Introduced in notebook 06 ("What you pay"); `tinyagent compare --provider` takes
+Introduced in notebook 07 ("What you pay"); `tinyagent compare --provider` takes
 the names in its first column. Each row is a rule of offline/cache_rules.py: what
 the cache reuses, from how many tokens, at what price for a read and a write, for
 how long, whether a hit is certain, and the pages its numbers come from with the

@@ -1,6 +1,6 @@
 """When does a bounded memory cost less than keeping everything? It depends: on what.
 
-Introduced in notebook 06 ("What you pay"). Each memory's run of the planted dialog
+Introduced in notebook 07 ("What you pay"). Each memory's run of the planted dialog
 is recorded once (billing.py), then billed against in-memory's run under every
 variant of one rule: the cached price from 2 % to 100 % of the input price, the
 minimum from 256 to 4,096 tokens, and three ways a customer writes (30-second

@@ -1,6 +1,6 @@
 """The summary request as a fork of the conversation: its cached prefix + one turn.
 
-Introduced in the compaction draft after notebook 06 ("What you pay"). Notebook 04's
+Introduced in notebook 07 ("What you pay"). Notebook 04's
 summarizer sends a request of its own: its own system prompt, no tools, the old turns
 written out as a transcript. Not one token of it is what the provider saw before,
 so every token is billed in full, and the model reads again what it has just read.
@@ -94,6 +94,11 @@ class ForkSummarizer(Summarizer):
             tools: list[dict[str, Any]] | None = None) -> None:
         """The agent's last request, its answer appended, and the tools it offered."""
         self._seen = list(messages), tools
+
+    def forget_request(self) -> None:
+        """Drop the request seen: the next summary is asked for by a request of its
+        own (after a long pause the provider has forgotten that prefix anyway)."""
+        self._seen = None
 
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:

@@ -1,6 +1,6 @@
 """The providers' prompt-cache rules, as data: when a prefix is a hit, and how much.
 
-Introduced in notebook 06 ("What you pay"). Every provider the course lists keeps
+Introduced in notebook 07 ("What you pay"). Every provider the course lists keeps
 the start of recent prompts and bills a token it has seen before at a share of the
 input price. A rule says, per provider and model:
 
@@ -9,8 +9,10 @@ input price. A rule says, per provider and model:
 - unit, what can be reused: "prefix" (any start of an earlier prompt), "request"
   (only a whole earlier request, cut where its input or its output ended),
   "common-prefix" (that, and the start two requests shared) or "breakpoints" (the
-  prompt up to a marked block; the client marks the end of each request, as the
-  providers' automatic caching does);
+  prompt up to a marked block: where `marked` (Anthropic), the client marks them
+  as the provider's page advises, tinyagent/cache_marks.py; else the end of each
+  request is marked, as GPT-5.6's default and a client of Qwen's explicit cache
+  that marks its last message do);
 - cached_share and write_share: a token read from, or written to, the cache, as a
   share of an input token's price (1.0: no premium);
 - expiry_seconds: an entry unused this long is gone (None: the pages give no time);
@@ -48,6 +50,7 @@ class CacheRule:
     lookback_blocks: int | None = None  # breakpoints: messages searched back
     usage_field: str = "usage.prompt_tokens_details.cached_tokens"
     note: str = ""  # what the pages leave open, in one line
+    marked: bool = False  # True: the client marks its breakpoints (cache_marks.py)
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
@@ -119,13 +122,14 @@ RULES: dict[str, CacheRule] = {r.name: r for r in [
     CacheRule("deepseek-prefix", "deepseek-v4-flash", 0, 1, "common-prefix",
               0.014 / 0.44, usage_field=USAGE_DEEPSEEK,
               note="units cut at fixed intervals are left out (no interval given)"),
-    # Anthropic: cache_control breakpoints (automatic caching marks the last block),
-    # 20 blocks searched back, 5 minutes renewed by each hit.
+    # Anthropic: cache_control breakpoints, placed by the client as the page advises
+    # (the tools, then automatic caching on the last block), 20 blocks searched
+    # back, 5 minutes renewed by each hit.
     CacheRule("anthropic", "claude-sonnet-4-5", 1024, 1, "breakpoints", 0.10, 1.25,
               300, True, 20, USAGE_WRITES,
-              note="the minimum is per model: 512 to 4,096"),
+              note="the minimum is per model: 512 to 4,096", marked=True),
     CacheRule("anthropic-1h", "claude-sonnet-4-5", 1024, 1, "breakpoints", 0.10, 2.0,
-              3600, True, 20, USAGE_WRITES),
+              3600, True, 20, USAGE_WRITES, marked=True),
     # Gemini's implicit cache: on by default, no saving guaranteed.
     CacheRule("gemini", "gemini-2.5-flash", 2048, 1, "prefix", 0.10,
               usage_field="usage_metadata.cached_content_token_count",

@@ -1,6 +1,6 @@
 """Simulated time for the offline prompt cache: a clock, and when a dialog pauses.
 
-Introduced in notebook 06 ("What you pay"). A provider's cache forgets a prefix
+Introduced in notebook 07 ("What you pay"). A provider's cache forgets a prefix
 nobody used for a while (a rule's `expiry_seconds`), so what a memory is billed
 depends on when the customer writes, not only on what the agent sends. The offline
 model never reads the wall clock (its outputs must be the same on every run): it

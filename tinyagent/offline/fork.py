@@ -1,6 +1,6 @@
 """A summary asked for at the end of the conversation: the fork, read from the request.
 
-Introduced with the compaction draft after notebook 06. A memory that compacts by a
+Introduced in notebook 07 ("What you pay"). A memory that compacts by a
 fork (tinyagent/memory/fork.py) sends the agent's own request, tools and all, with
 one more user turn: "write a summary of the first 7 turns of this conversation".
 A real model reads that last turn and summarizes instead of answering; so does

@@ -1,6 +1,6 @@
 """The provider's prompt cache, played offline: which start of a prompt it still holds.
 
-Introduced in notebook 06 ("What you pay"). A provider keeps the requests it
+Introduced in notebook 07 ("What you pay"). A provider keeps the requests it
 answered, read as sequences of tokens (prompt_tokens.py); a later request that
 starts with the same tokens reuses them and is billed less for them.
 
@@ -11,7 +11,8 @@ hashes down the tree, then compares tokens inside the one block where it parts
 from every stored prompt: the longest shared start, exactly, at a cost that grows
 with this prompt's length and not with the number of earlier ones. Whole units
 (DeepSeek's) and breakpoints (Anthropic's, GPT-5.6's) are hashes of a request up to
-the end of one of its messages, looked up from its end back.
+the end of one of its messages, looked up from its end (or each marked breakpoint,
+tinyagent/cache_marks.py) back.
 
 `PrefixCache(rule, clock)` is one client's cache. `lookup(blocks)` says what the
 rule bills as read and written (with the rule's chance of a hit), `keep(blocks,
@@ -29,6 +30,7 @@ import hashlib
 import random
 from bisect import bisect_left, insort
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
@@ -46,6 +48,7 @@ from .prompt_tokens import (
 )
 
 BLOCK = 64  # tokens a cache block holds
+Marks = Sequence[int] | None  # a request's breakpoints, as cache_marks.breakpoints
 MAX_BLOCKS = 4_096  # blocks a client's cache holds at most (262,144 tokens)
 ROOT = b""  # the key of the empty prefix
 
@@ -165,55 +168,62 @@ class PrefixCache:
             node = child
         return node.start + len(node.block) // WIDTH
 
-    def _unit(self, ends: list[tuple[int, bytes]]) -> tuple[int, bytes | None]:
-        """(length, key) of the longest stored unit this request holds whole,
-        searching back from its end at most the rule's lookback blocks."""
-        for size, key in reversed(ends[-(self.rule.lookback_blocks or len(ends)):]):
-            if key in self._units:
-                return size, key
-        return 0, None
+    def _unit(self, ends: list[tuple[int, bytes]], marks: Marks = None
+              ) -> tuple[int, bytes | None]:
+        """(length, key) of the longest stored unit this request holds whole, from
+        each breakpoint (`marks`; None: its end) back the rule's lookback blocks."""
+        back, best = self.rule.lookback_blocks or len(ends), (0, None)
+        for mark in (marks if marks and self.rule.unit == "breakpoints"
+                     else [len(ends) - 1]):
+            for size, key in reversed(ends[max(0, mark + 1 - back):mark + 1]):
+                if key in self._units:
+                    best = max(best, (size, key), key=lambda found: found[0])
+                    break
+        return best
 
-    def matched(self, blocks: list[Block]) -> int:
+    def matched(self, blocks: list[Block], marks: Marks = None) -> int:
         """Tokens at the start of this request that the cache can reuse, before the
         rule's minimum and step: the longest shared prefix, or the longest whole
-        unit the request holds."""
+        unit the request holds (found from its breakpoints, `marks`)."""
         self._forget_old()
         chained, ends = self._read(blocks)
         return self._shared(chained) if self.rule.unit == "prefix" else \
-            self._unit(ends)[0]
+            self._unit(ends, marks)[0]
 
-    def hit(self, blocks: list[Block]) -> int:
+    def hit(self, blocks: list[Block], marks: Marks = None) -> int:
         """Tokens billed as cached, for a request read by `request_tokens`."""
-        return cached_tokens(self.rule, self.matched(blocks))
+        return cached_tokens(self.rule, self.matched(blocks, marks))
 
-    def lookup(self, blocks: list[Block]) -> Lookup:
+    def lookup(self, blocks: list[Block], marks: Marks = None) -> Lookup:
         """What the rule bills for this request: read, written (a miss by chance
         reads nothing and writes the whole prompt, if it is long enough)."""
-        length, matched = sum(map(len, blocks)), self.matched(blocks)
+        length, matched = sum(map(len, blocks)), self.matched(blocks, marks)
         read = cached_tokens(self.rule, matched)
         if self.hit_chance < 1 and self._draw() >= self.hit_chance:
             read = 0
         written = length - read if length >= self.rule.min_tokens else 0
         return Lookup(length, matched, read, written if self.rule.caches else 0)
 
-    def keep(self, blocks: list[Block], reply: dict[str, Any] | None = None) -> None:
-        """Remember a request that was answered (and, for whole units, its reply)."""
+    def keep(self, blocks: list[Block], reply: dict[str, Any] | None = None,
+             marks: Marks = None) -> None:
+        """Remember a request that was answered (for whole units, its reply too;
+        for breakpoints, a unit at each of `marks`)."""
         if not self.rule.caches:
             return
         self._forget_old()
         chained, ends = self._read(blocks)
         now, unit = self._now(), self.rule.unit
         if unit != "prefix":
-            used = self._unit(ends)[1]  # read: it lives on
+            used = self._unit(ends, marks)[1]  # read: it lives on
             keys = [used] if used is not None else []
-            if unit == "common-prefix":  # the start it shares with an earlier one,
-                # cut where its last whole message ends (a chat template closes
-                # each message with a token of its own)
+            if unit == "common-prefix":  # the start shared with an earlier one, cut
+                # at its last whole message (a chat template closes each message)
                 shared = self._shared(chained)
                 keys += [key for size, key in ends if size <= shared][-1:]
             if reply is not None and self.rule.whole_units:  # where output ends
                 keys.append(_ends([*blocks, message_tokens(reply)])[-1][1])
-            for key in [*keys, ends[-1][1]] if ends else keys:
+            at = marks if marks and unit == "breakpoints" else [len(ends) - 1]
+            for key in [*keys, *(ends[m][1] for m in at)] if ends else keys:
                 self._units[key] = now
                 self._units.move_to_end(key)
         if chained:

@@ -1,6 +1,6 @@
 """How a request becomes the sequence of tokens a provider's prompt cache reads.
 
-Introduced in notebook 06 ("What you pay"), used by prompt_cache.py. A provider
+Introduced in notebook 07 ("What you pay"), used by prompt_cache.py. A provider
 reads a request as one sequence of tokens; a later request that starts with the
 same tokens can reuse them. The sequence, written down in one place:
 

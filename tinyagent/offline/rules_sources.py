@@ -1,6 +1,6 @@
 """Where each prompt-cache rule's numbers come from: page, date read, language.
 
-Used by cache_rules.py and introduced with it in notebook 06 ("What you pay"). One
+Used by cache_rules.py and introduced with it in notebook 07 ("What you pay"). One
 entry a page, as it was read: the address, the date it was read, the date the
 stored copy itself states (if it states one), its language, how it was read when
 not from the provider's own site, and what the rule takes from it. Where the

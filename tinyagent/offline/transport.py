@@ -31,6 +31,7 @@ from typing import Any
 
 import httpx
 
+from ..cache_marks import breakpoints
 from .cache_rules import CacheRule, get_rule, usage_fields
 from .clock import Clock
 from .model import OFFLINE_MODEL, complete, model_mode
@@ -85,11 +86,11 @@ def handle(request: httpx.Request, cache: PrefixCache | None = None
         return error_response(400, "invalid_request_error", str(exc))
     if cache is not None and cache.rule.caches:  # looked up, then kept: a prompt
         # never hits itself
-        blocks = request_tokens(body)
-        found, usage = cache.lookup(blocks), reply["usage"]
+        blocks, marks = request_tokens(body), breakpoints(body)
+        found, usage = cache.lookup(blocks, marks), reply["usage"]
         usage.update(usage_fields(cache.rule, usage["prompt_tokens"], found.read,
                                   found.written))
-        cache.keep(blocks, reply["choices"][0]["message"])
+        cache.keep(blocks, reply["choices"][0]["message"], marks)
     return httpx.Response(200, json=reply)
 
 

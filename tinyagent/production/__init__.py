@@ -4,9 +4,10 @@ One idea a module: structured (a summary with seven capped sections), eviction
 (the ladder that fits a full summary: settled facts go before open ones), incremental
 (batches of whole turns), persistent (the record of what a summary covers, for
 any summary memory), background
-(compression on a thread pool), compact (notebook 06's cache-aware memory: what it
-optimises is the bill), clearing (old tool results replaced by a placeholder past
-a trigger: the compaction draft after notebook 06), sessions (persistence,
+(compression on a thread pool), compact (the cache-aware memory of notebook 07,
+"What you pay": what it optimises is the bill; sizing reads its marks off the cache
+rule), clearing (old tool results replaced by a placeholder past a trigger: the same
+notebook), sessions (persistence,
 isolation, restarts, many writers; the stores themselves live in
 tinyagent.storage). The notebook's widget
 playground is course harness: tinyagent.course.playground.

@@ -1,6 +1,6 @@
 """ToolClearingChatMemory: keep everything, but clear old tool results past a trigger.
 
-Introduced in the compaction draft after notebook 06; it lives with the production
+Introduced in notebook 07 ("What you pay"); it lives with the production
 memories, as compact does, because what it saves is the bill and the context
 window. It is for an agent that remembers its tool calls
 (`ReActAgent(..., remember_tool_calls=True)`). A tool result is the bulkiest part of
