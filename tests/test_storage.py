@@ -144,6 +144,20 @@ def test_a_first_snapshot_must_have_a_version_above_zero(store):
     assert store.summaries("alice") == []
 
 
+def test_an_undo_takes_back_only_the_newest_messages_meant(store):
+    """pop_messages is a compare-and-swap: it removes the newest messages only if
+    they are the ones given, end at the number given and no snapshot covers them."""
+    store.append("alice", MESSAGES)
+    assert not store.pop_messages("alice", MESSAGES[3:], 3)  # not where the log ends
+    assert not store.pop_messages("alice", [ChatMessage.assistant("other")], 4)
+    assert store.pop_messages("alice", MESSAGES[2:], 4)
+    assert store.messages("alice") == MESSAGES[:2]
+    assert store.append("alice", MESSAGES[2:]) == 4  # the numbers are free again
+    store.save_summary("alice", SummaryState("- a", 4, 1, 1))
+    assert not store.pop_messages("alice", MESSAGES[3:], 4)  # the summary holds it
+    assert store.count("alice") == 4
+
+
 def test_names_deletion_and_clearing(store):
     """A taken or blank name is refused; deleting and clearing touch one session."""
     with pytest.raises(ValueError, match="'alice' already exists"):
@@ -299,6 +313,36 @@ def test_a_row_lock_held_elsewhere_is_waited_for_a_bounded_time(tmp_path,
                 store.append("alice", MESSAGES[:1])
             assert time.monotonic() - started < 5
         assert store.append("alice", MESSAGES[:1]) == 1  # and then it works again
+
+
+def test_a_writer_that_waited_for_a_deleted_session_finds_it_missing(tmp_path):
+    """Another transaction holds the session's row, then deletes the session: the
+    append that waited for it says the session is missing (a KeyError, which
+    sessions.py turns into SessionDeletedError), never a raw database error."""
+    with store_url("postgres", tmp_path) as url, open_store(url) as store, \
+            admin() as db, admin() as watcher:
+        store.create_session("alice", "window")
+        schema, pid = url.rsplit("%3D", 1)[1], store._conn.info.backend_pid
+        outcome = []
+
+        def append():
+            try:
+                outcome.append(store.append("alice", MESSAGES[:1]))
+            except Exception as error:  # noqa: BLE001 - the test reads which one
+                outcome.append(error)
+
+        with db.transaction():
+            db.execute(f"SELECT 1 FROM {schema}.tinyagent_sessions FOR UPDATE")
+            writer = threading.Thread(target=append)
+            writer.start()
+            while watcher.execute("SELECT wait_event_type FROM pg_stat_activity "
+                                  "WHERE pid = %s", (pid,)).fetchone()[0] != "Lock":
+                assert writer.is_alive(), outcome  # it must wait for the row
+                time.sleep(0.01)
+            db.execute(f"DELETE FROM {schema}.tinyagent_sessions")
+        writer.join()
+        assert isinstance(outcome[0], KeyError), outcome
+        assert "no session named 'alice'" in str(outcome[0])
 
 
 def test_a_role_that_may_only_read_and_write_can_open_the_store(tmp_path):

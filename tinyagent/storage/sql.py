@@ -78,8 +78,9 @@ class SqlStore(Store):
         return db.execute(query.format_map(names).replace("?", self.mark), values)
 
     def _id(self, db: Any, name: str, write: bool = False) -> int:
-        """The session's id. Before a write: its writers wait until we commit (the
-        dialect's `lock`), and it is marked used now."""
+        """The session's id. Before a write: its other writers wait until we commit
+        (the dialect's `lock`; a writer that waited for a session deleted meanwhile
+        finds it missing), and it is marked used now."""
         row = self.run(db, "SELECT id FROM {sessions} WHERE name = ?" + self.lock
                        * write, (name,)).fetchone()
         if row is None:
@@ -93,7 +94,9 @@ class SqlStore(Store):
     def create_session(self, name: str, strategy: str) -> None:
         check_name(name)
         now = self.clock()
-        with self.transaction() as db:  # two creators at once: one row, one error
+        # Two creators at once: one row, and the other told so. Both databases speak
+        # this upsert (SQLite since 3.24); on a server, SELECT-then-INSERT would race.
+        with self.transaction() as db:
             added = self.run(db, "INSERT INTO {sessions} (name, strategy, created_at, "
                              "updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO "
                              "NOTHING", (name, strategy, now, now)).rowcount
