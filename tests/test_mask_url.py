@@ -167,4 +167,4 @@ def test_a_password_that_needs_encoding_reaches_the_server_whole():
     user, _, host = rest.rpartition("@")
     with open_store(f"{head}://{user.split(':')[0]}:{password('@@:/?# ')}@{host}") \
             as store:
-        assert store.select_sessions() is not None
+        assert store.sessions() is not None

@@ -59,7 +59,7 @@ def test_four_processes_create_the_tables_and_one_session_together():
         from tinyagent.storage import open_store
 
         with open_store(url) as store:
-            assert [s.name for s in store.select_sessions()] == ["shared"]
+            assert [s.name for s in store.sessions()] == ["shared"]
             texts = [m.content for m in store.messages("shared")]
     assert sorted(texts) == sorted(f"{kind} {n}" for n in range(PROCESSES)
                                    for kind in ("question", "answer"))

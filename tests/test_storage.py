@@ -7,7 +7,7 @@ import time
 
 import pytest
 from _stores import STORES, open_test_store, store_url
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tinyagent import LlmClient
@@ -17,8 +17,8 @@ from tinyagent.settings import mask_url
 from tinyagent.storage import (
     PostgresStore,
     SqliteStore,
+    SqlStore,
     Store,
-    StoreBase,
     StoreError,
     SummaryState,
     open_store,
@@ -44,30 +44,54 @@ def store(request, tmp_path):
 def test_every_store_follows_the_protocol(store):
     """Both stores are `Store`s, with a key that says which database they use."""
     assert isinstance(store, Store) and store.key
-    assert isinstance(store, StoreBase)
+    assert isinstance(store, SqlStore)
 
 
-def test_the_protocol_and_the_base_class_agree_on_every_method():
-    """Every method of the `Store` protocol exists on `StoreBase` with the same
-    parameters, so code typed against the protocol can call any store."""
-    import inspect
+# Each method of the protocol, called with the protocol's own parameter names, and
+# what it must give back on a session "alice" that holds MESSAGES and no snapshot.
+PROTOCOL_CALLS = {
+    "has_session": ({"name": "alice"}, True),
+    "session": ({"name": "alice"}, lambda info: info.messages == len(MESSAGES)),
+    "sessions": ({}, lambda rows: [r.name for r in rows] == ["alice"]),
+    "messages": ({"name": "alice", "after": 2}, MESSAGES[2:]),
+    "count": ({"name": "alice"}, len(MESSAGES)),
+    "summaries": ({"name": "alice", "newest_only": True}, []),
+    "summary": ({"name": "alice"}, None),
+    "save_summary": ({"name": "alice", "state": SummaryState("- a", 4, 1, 1),
+                      "base_version": 0}, True),
+    "pop_messages": ({"name": "alice", "messages": MESSAGES[3:], "number": 4},
+                     False),  # covered by the snapshot just saved: refused
+    "append": ({"name": "alice", "messages": MESSAGES[:1]}, len(MESSAGES) + 1),
+    "clear_session": ({"name": "alice"}, None),
+    "create_session": ({"name": "bob", "strategy": "window"}, None),
+    "delete_session": ({"name": "bob"}, None),
+    "close": ({}, None),
+}
 
-    methods = [n for n, v in vars(Store).items()
-               if callable(v) and not n.startswith("_")]
-    assert "sessions" in methods and "session" in methods
-    for name in methods:
-        assert (inspect.signature(getattr(Store, name)).parameters.keys()
-                == inspect.signature(getattr(StoreBase, name)).parameters.keys()), name
+
+def test_code_typed_against_the_protocol_can_call_every_store(store):
+    """Every method the `Store` protocol promises answers on every store, called by
+    the protocol's own parameter names, with the result the protocol describes."""
+    protocol = {name for name, value in vars(Store).items()
+                if callable(value) and not name.startswith("_")}
+    assert set(PROTOCOL_CALLS) == protocol  # a new promise needs its call here
+    store.append("alice", MESSAGES)
+    for method, (arguments, expected) in PROTOCOL_CALLS.items():
+        result = getattr(store, method)(**arguments)
+        assert expected(result) if callable(expected) else result == expected, method
 
 
-def test_a_store_missing_a_query_cannot_be_made():
-    """A StoreBase subclass without, say, `summaries` is refused at construction,
+def test_a_dialect_missing_a_hook_cannot_be_made():
+    """An SqlStore subclass without, say, `reading` is refused at construction,
     naming the missing method, not at its first call."""
-    class Forgetful(StoreBase):
-        create_session = has_session = select_sessions = delete_session = None
-        clear_session = append = messages = count = save_summary = close = None
+    class Forgetful(SqlStore):
+        def transaction(self):
+            raise AssertionError
 
-    with pytest.raises(TypeError, match="summaries"):
+        def close(self):
+            pass
+
+    with pytest.raises(TypeError, match="reading"):
         Forgetful()
 
 
@@ -100,6 +124,38 @@ def test_a_snapshot_is_saved_only_on_the_newest_version(store):
     assert not store.save_summary("alice", SummaryState("- d", 6, 3, 3), 1)
     assert [s.text for s in store.summaries("alice")] == ["- a", "- b"]
     assert store.summary("alice") == SummaryState("- b", 4, 2, 2)
+
+
+@pytest.mark.parametrize("version", [0, 1, 2])
+def test_a_snapshot_no_newer_than_its_base_is_refused(store, version):
+    """A snapshot whose version is not above the one it was built on is refused,
+    even when that base is still the newest: nothing written, the newest kept."""
+    assert store.save_summary("alice", SummaryState("- a", 2, 1, 1))
+    assert store.save_summary("alice", SummaryState("- b", 4, 2, 2))
+    assert not store.save_summary("alice", SummaryState("- old", 6, 3, version), 2)
+    assert [s.version for s in store.summaries("alice")] == [1, 2]
+    assert store.summary("alice") == SummaryState("- b", 4, 2, 2)
+
+
+def test_a_first_snapshot_must_have_a_version_above_zero(store):
+    """On a session without snapshots (base 0), version 0 is refused: it would
+    claim to be the state before any compression."""
+    assert not store.save_summary("alice", SummaryState("- a", 2, 1, 0), 0)
+    assert store.summaries("alice") == []
+
+
+def test_an_undo_takes_back_only_the_newest_messages_meant(store):
+    """pop_messages is a compare-and-swap: it removes the newest messages only if
+    they are the ones given, end at the number given and no snapshot covers them."""
+    store.append("alice", MESSAGES)
+    assert not store.pop_messages("alice", MESSAGES[3:], 3)  # not where the log ends
+    assert not store.pop_messages("alice", [ChatMessage.assistant("other")], 4)
+    assert store.pop_messages("alice", MESSAGES[2:], 4)
+    assert store.messages("alice") == MESSAGES[:2]
+    assert store.append("alice", MESSAGES[2:]) == 4  # the numbers are free again
+    store.save_summary("alice", SummaryState("- a", 4, 1, 1))
+    assert not store.pop_messages("alice", MESSAGES[3:], 4)  # the summary holds it
+    assert store.count("alice") == 4
 
 
 def test_names_deletion_and_clearing(store):
@@ -193,7 +249,10 @@ def test_sqlite_url_opens_the_file(tmp_path):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 6), st.integers(1, 8)), max_size=12))
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 8)), max_size=12))
+@example([(0, 2), (2, 2)])  # the base is the newest, the version not above it
+@example([(0, 3), (3, 1)])  # ... or below it
+@example([(0, 0)])  # a first snapshot claiming version 0
 def test_saved_versions_only_ever_grow_from_the_newest(attempts):
     """Any sequence of saves with any base: a save succeeds exactly when its base
     is the newest saved version and it is higher; the saved versions increase."""
@@ -242,7 +301,7 @@ def test_a_row_lock_held_elsewhere_is_waited_for_a_bounded_time(tmp_path,
                                                                 monkeypatch):
     """Another transaction holds the session's row: append gives up after the lock
     wait (1 s here) with a one-line StoreError, instead of waiting for ever."""
-    monkeypatch.setattr("tinyagent.storage.postgres_setup.LOCK_WAIT", 1)
+    monkeypatch.setattr("tinyagent.storage.postgres.LOCK_WAIT", 1)
     with store_url("postgres", tmp_path) as url, open_store(url) as store, \
             admin() as db:
         store.create_session("alice", "window")
@@ -254,6 +313,36 @@ def test_a_row_lock_held_elsewhere_is_waited_for_a_bounded_time(tmp_path,
                 store.append("alice", MESSAGES[:1])
             assert time.monotonic() - started < 5
         assert store.append("alice", MESSAGES[:1]) == 1  # and then it works again
+
+
+def test_a_writer_that_waited_for_a_deleted_session_finds_it_missing(tmp_path):
+    """Another transaction holds the session's row, then deletes the session: the
+    append that waited for it says the session is missing (a KeyError, which
+    sessions.py turns into SessionDeletedError), never a raw database error."""
+    with store_url("postgres", tmp_path) as url, open_store(url) as store, \
+            admin() as db, admin() as watcher:
+        store.create_session("alice", "window")
+        schema, pid = url.rsplit("%3D", 1)[1], store._conn.info.backend_pid
+        outcome = []
+
+        def append():
+            try:
+                outcome.append(store.append("alice", MESSAGES[:1]))
+            except Exception as error:  # noqa: BLE001 - the test reads which one
+                outcome.append(error)
+
+        with db.transaction():
+            db.execute(f"SELECT 1 FROM {schema}.tinyagent_sessions FOR UPDATE")
+            writer = threading.Thread(target=append)
+            writer.start()
+            while watcher.execute("SELECT wait_event_type FROM pg_stat_activity "
+                                  "WHERE pid = %s", (pid,)).fetchone()[0] != "Lock":
+                assert writer.is_alive(), outcome  # it must wait for the row
+                time.sleep(0.01)
+            db.execute(f"DELETE FROM {schema}.tinyagent_sessions")
+        writer.join()
+        assert isinstance(outcome[0], KeyError), outcome
+        assert "no session named 'alice'" in str(outcome[0])
 
 
 def test_a_role_that_may_only_read_and_write_can_open_the_store(tmp_path):

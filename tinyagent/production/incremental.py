@@ -224,7 +224,8 @@ class IncrementalSummaryChatMemory(PersistentChatMemory):
         return count
 
     def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
-        """Compress the whole log again in batches of whole turns, oldest first; the
+        """Compress the whole log again in the fewest full batches, now (replaying
+        add() would compress a turn a batch, in background.py on the pool); the
         version continues from `previous`, the count starts over."""
         self.restore(SummaryState(version=previous.version), log)
         self.compress_all()

@@ -4,10 +4,13 @@ Introduced in notebook 09. Notebooks 04 and 05 compress and hold a summary; to k
 it across restarts a session also needs to know how far the summary reaches
 (`covered_up_to`: it includes messages 1..n of the conversation) and which version
 it is, so that a store refuses a snapshot built on an old one. That record is a
-`SummaryState`. Two ways to have one:
+`SummaryState`, and `Persistent` is what a session asks of whatever keeps it: the
+record now, a snapshot restored without a model call, a whole log compressed
+again (`rebuild`, written once here), every compression reported to `on_apply`.
+Two ways to have one:
 
 - `PersistentChatMemory`, the base of the production memories: it keeps the record
-  itself and reports every change to `on_apply`, from whichever thread applied it;
+  itself and reports every change, from whichever thread applied it;
 - `Recorded`, which a session puts in front of a summary memory of notebooks 04-05
   (`tinyagent chat --memory hybrid --session NAME`): the same record, kept beside
   the memory, which stays the class the learner built.
@@ -19,6 +22,7 @@ Left out: the stores themselves (tinyagent.storage) and the sessions (sessions.p
 from __future__ import annotations
 
 import contextlib
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -31,24 +35,54 @@ from ..messages import ChatMessage
 OnApply = Callable[[SummaryState], None]
 
 
-class PersistentChatMemory(CompressedChatMemory):
-    """A CompressedChatMemory that keeps its record: `state`, `restore`, `rebuild`."""
+class Persistent(ABC):
+    """A summary memory's record, as a session saves and reloads it."""
+
+    # Called with the new state after each compression: a session saves it there.
+    on_apply: OnApply | None = None
+    # Which conversation this is (a session sets it): one compression at a time
+    # runs per conversation (incremental.py).
+    flight_key: Hashable | None = None
+
+    @property
+    @abstractmethod
+    def state(self) -> SummaryState:
+        """The summary, how many messages of the conversation it covers, its counts."""
+
+    @abstractmethod
+    def add(self, message: ChatMessage) -> None:
+        """Add a message to the memory, counted, as ChatMemory.add."""
+
+    @abstractmethod
+    def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
+        """Load a snapshot and the messages after it, without a model call."""
+
+    @abstractmethod
+    def compress_if_due(self) -> None:
+        """Compress now if one is due (after a reload, say), as add() would."""
+
+    def locked(self) -> AbstractContextManager[Any]:
+        """Hold this to see no compression half applied; a memory that compresses
+        on another thread (background.py) returns its lock."""
+        return contextlib.nullcontext()
+
+    def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
+        """Compress a whole conversation again, continuing the counts of `previous`:
+        the log is added again as it was played, so the same compressions run."""
+        self.restore(SummaryState(compression_count=previous.compression_count,
+                                  version=previous.version), [])
+        for message in log:
+            self.add(message)
+
+
+class PersistentChatMemory(CompressedChatMemory, Persistent):
+    """A CompressedChatMemory that keeps its record itself."""
 
     def __init__(self, summarizer: Summarizer, *,
                  threshold_tokens: int | None = None) -> None:
         super().__init__(summarizer, threshold_tokens=threshold_tokens)
         self.covered_up_to = 0  # the summary includes messages 1..covered_up_to
         self.version = 0  # +1 each time the summary changes
-        # Called with the new state after each compression: a session saves it there.
-        self.on_apply: OnApply | None = None
-        # Which conversation this is (a session sets it): one compression at a time
-        # runs per conversation (incremental.py).
-        self.flight_key: Hashable | None = None
-
-    def locked(self) -> AbstractContextManager[Any]:
-        """Hold this to see no compression half applied; a memory that compresses
-        on another thread (background.py) returns its lock."""
-        return contextlib.nullcontext()
 
     def _replace_oldest(self, count: int, summary: str) -> None:
         super()._replace_oldest(count, summary)
@@ -63,47 +97,33 @@ class PersistentChatMemory(CompressedChatMemory):
 
     @property
     def state(self) -> SummaryState:
-        """The summary, how many messages of the conversation it covers, its counts."""
         with self.locked():
             return SummaryState(self.summary, self.covered_up_to,
                                 self.compression_count, self.version)
 
     def restore(self, state: SummaryState, messages: Sequence[ChatMessage]) -> None:
-        """Load a snapshot and the messages after it, without a model call."""
         with self.locked():
             self.hold(state.text, messages, state.compression_count)
             self.covered_up_to, self.version = state.covered_up_to, state.version
 
-    def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
-        """Compress a whole conversation again, continuing the counts of `previous`."""
-        self.restore(SummaryState(compression_count=previous.compression_count,
-                                  version=previous.version), [])
-        for message in log:  # as it was played: the same compressions
-            self.add(message)
-
     def compress_if_due(self) -> None:
-        """Compress now if one is due (after a reload, say), as add() would."""
         with self.locked():
             self._trim()
 
 
-class Recorded:
+class Recorded(Persistent):
     """The record of a notebook 04-05 summary memory, kept beside it.
 
     A ChatMemory itself: messages go in through it, so it knows how many the memory
     has seen; a compression is noticed by the memory's count and reported to
-    `on_apply`, as PersistentChatMemory does.
+    `on_apply`, as PersistentChatMemory does. Compressions run inside add(), on the
+    caller's thread: `locked()` needs no lock.
     """
 
     def __init__(self, memory: CompressedChatMemory) -> None:
         self.memory = memory
-        self.on_apply: OnApply | None = None
-        self.flight_key: Hashable | None = None  # compressions run inside add()
         self._seen = len(memory.messages()) - (memory.summary is not None)
         self._start = SummaryState(compression_count=memory.compression_count)
-
-    def locked(self) -> AbstractContextManager[Any]:
-        return contextlib.nullcontext()  # compressions run inside add(): no thread
 
     # -- the ChatMemory contract, counted
     def add(self, message: ChatMessage) -> None:
@@ -140,19 +160,10 @@ class Recorded:
         self.memory.hold(state.text, messages, state.compression_count)
         self._seen, self._start = state.covered_up_to + len(messages), state
 
-    def rebuild(self, log: Sequence[ChatMessage], previous: SummaryState) -> None:
-        self.restore(SummaryState(compression_count=previous.compression_count,
-                                  version=previous.version), [])
-        for message in log:
-            self.add(message)
-
     def compress_if_due(self) -> None:
         # The strategy's own trigger, which add() runs: these memories compress
         # only there, so after a reload it is run once by hand.
         self.memory._trim()
-
-
-Persistent = PersistentChatMemory | Recorded
 
 
 def recorded(memory: ChatMemory) -> Persistent | None:

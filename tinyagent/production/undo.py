@@ -3,10 +3,10 @@
 Introduced in notebook 10 (the SDK session's `pop_item`, the chat's `/undo`), on
 notebook 09's sessions. `Session.pop()` undoes the memory first (its own rules:
 the newest message, or its whole tool step; an UndoError when a summary holds it),
-then removes the same messages from the store with a compare-and-swap (storage/
-undo.py), so a restart does not bring them back. If another writer changed the
-session meanwhile, nothing is removed from the store: the memory is reloaded from
-it and the error says so.
+then removes the same messages from the store with a compare-and-swap
+(`Store.pop_messages`), so a restart does not bring them back. If another writer
+changed the session meanwhile, nothing is removed from the store: the memory is
+reloaded from it and the error says so.
 
 Another writer's undo must not go unnoticed either: after it, the log has the same
 length as before a new message took the old one's number. So each handle keeps the

@@ -1,10 +1,10 @@
 """Where sessions live: one small `Store` protocol, an embedded and a server store.
 
-Introduced in notebook 09. Code that uses a store types it as `Store`; a new kind
-of store subclasses `StoreBase`. `SqliteStore` (standard library, one file) is the
-default; `PostgresStore` (psycopg 3) serves many processes on many machines. Both
-keep the same tables and the same rules (base.py), so `SessionManager` works with
-either, and `open_store(url)` picks one from a URL:
+Introduced in notebook 09. Code that uses a store types it as `Store` (base.py, the
+contract). `SqlStore` (sql.py) writes its queries once; `SqliteStore` (standard
+library, one file, the default) and `PostgresStore` (psycopg 3, many processes on
+many machines) are its two dialects. Both keep the same tables and the same rules,
+so `SessionManager` works with either, and `open_store(url)` picks one from a URL:
 
 - `sessions.db`, `sqlite:///sessions.db`, `:memory:` -> SqliteStore;
 - `postgresql://user@host:5432/db` (or `postgres://`) -> PostgresStore.
@@ -25,8 +25,8 @@ from .base import (
     check_name,
 )
 from .postgres import PostgresStore, safe_url
+from .sql import SqlStore
 from .sqlite import SqliteStore
-from .store_base import StoreBase
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
 
@@ -64,6 +64,6 @@ def open_store(url: str | os.PathLike[str], create: bool = True
                        create=create)
 
 
-__all__ = ["PostgresStore", "SessionInfo", "SqliteStore", "Store", "StoreBase",
+__all__ = ["PostgresStore", "SessionInfo", "SqlStore", "SqliteStore", "Store",
            "StoreError", "SummaryState", "check_name", "open_store", "safe_url",
            "store_class"]

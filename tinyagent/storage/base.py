@@ -5,17 +5,17 @@ messages numbered 1, 2, ... and the snapshots of its summary, newest last. Two
 rules make it safe for many writers (threads, processes, servers) on one session:
 
 - appending never conflicts: each message gets the next number, in one transaction
-  (an undo, undo.py, is the one way a message leaves the log: a compare-and-swap);
+  (an undo is the one way a message leaves the log: a compare-and-swap too);
 - a summary snapshot is saved only if the snapshot it was built on is still the
-  newest (`save_summary(..., base_version=...)` is a compare-and-swap in one
-  transaction). A writer that loses reloads what the store holds and plans again,
-  so no two snapshots of a session share a version and none covers a message it
-  never saw.
+  newest, and only if it is newer than that one (`save_summary(...,
+  base_version=...)` is a compare-and-swap in one transaction). A writer that loses
+  reloads what the store holds and plans again, so no two snapshots of a session
+  share a version and none covers a message it never saw.
 
-`Store` is the protocol code that uses a store types against; a new kind of store
-subclasses `StoreBase` (store_base.py), which derives `session`, `summary`, `with`
-and the repr from the queries it writes. `SqliteStore` (sqlite.py) and
-`PostgresStore` (postgres.py) do; `open_store(url)` picks one. Left out:
+The protocol is the contract, written once, here: what code that uses a store
+(SessionManager, the sessions command) may rely on, and what a new kind of store
+must keep. `SqlStore` (sql.py) keeps it in SQL once, for `SqliteStore` (sqlite.py)
+and `PostgresStore` (postgres.py); `open_store(url)` picks one. Left out:
 migrations, users, retention policies.
 """
 
@@ -88,8 +88,8 @@ def decode(name: str, number: int, text: str) -> ChatMessage:
 
 @runtime_checkable
 class Store(Protocol):
-    """Sessions, their append-only messages and their summary snapshots: what a
-    caller (SessionManager, the sessions command) may rely on."""
+    """Sessions, their append-only messages and their summary snapshots. Each
+    method that writes does so in one transaction: all of it, or nothing."""
 
     clock: Callable[[], float]  # seconds since the epoch: `updated_at`, expiry
     key: str  # which database, without secrets: handles with one key share sessions
@@ -123,16 +123,19 @@ class Store(Protocol):
 
     def pop_messages(self, name: str, messages: Sequence[ChatMessage],
                      number: int) -> bool:
-        """Undo: remove the newest messages if they are still `messages`, numbered
-        up to `number`, and no snapshot covers them. False, and nothing removed,
-        when another writer appended, undid or summarized first."""
+        """Undo (notebook 10): remove the newest messages if they are still
+        `messages`, numbered up to `number`, and no snapshot covers them. False,
+        and nothing removed, when another writer appended, undid or summarized
+        first. The removed rows are not kept: there is no redo."""
 
     def save_summary(self, name: str, state: SummaryState,
                      base_version: int | None = None) -> bool:
-        """Save `state` if the newest saved version is `base_version` (0: none).
+        """Save `state` if the newest saved version is `base_version` (0: none)
+        and `state.version` is above it.
 
-        False, and nothing saved, when another writer saved a snapshot first.
-        `base_version=None` means `state.version - 1`.
+        False, and nothing saved, when another writer saved a snapshot first, or
+        when `state` is no newer than its base. `base_version=None` means
+        `state.version - 1`.
         """
 
     def summaries(self, name: str, newest_only: bool = False

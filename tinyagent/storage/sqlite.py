@@ -1,56 +1,74 @@
-"""SqliteStore: sessions, their messages and summary snapshots in one SQLite file.
+"""SqliteStore: the SQL store in one SQLite file, standard library only.
 
 Introduced in notebook 09 (Nexus Agent saves summary snapshots to MySQL; the
-standard library's sqlite3 shows the same idea). Three tables:
+standard library's sqlite3 shows the same idea). The queries are SqlStore's
+(sql.py); this is SQLite's dialect of them, and the file they live in:
 
-- sessions: a name, the strategy it was created with, when it was last used;
-- messages: every message of a session, numbered 1, 2, ... in the order added, as
-  Chat Completions JSON. Append-only: a summary never deletes what it covers, so a
-  crash in the middle of a compression loses nothing and a summary can be rebuilt;
-- summaries: one snapshot per summary change (a `SummaryState`), newest last, at
-  most one per version.
+- every write is one transaction (`BEGIN IMMEDIATE` ... `COMMIT`, or `ROLLBACK` on
+  an error), which locks the whole file: a process killed mid-write leaves the file
+  as it was, and two processes writing to one file take turns, each waiting up to
+  `lock_wait` seconds for the other;
+- a conversation is personal data, so a new file is readable by its owner only;
+- a file that exists is looked at before anything is written to it: an empty one
+  gets our tables and our layout number (PRAGMA user_version); another
+  application's `sessions.db`, or a file of a newer layout, is refused untouched;
+- sqlite3 says what went wrong only in its message: `_guard` reads it and says what
+  to do, in one line, with any secret written in the path masked.
 
-Every write is one transaction (`BEGIN IMMEDIATE` ... `COMMIT`, or `ROLLBACK` on an
-error): a process killed mid-write leaves the file as it was, and two processes
-writing to one file take turns, each waiting up to `lock_wait` seconds for the
-other. `save_summary` checks the newest version inside that transaction (base.py).
-The file is created readable by its owner only. `":memory:"` gives a private
-database. One connection, shared by the threads of a process under a lock. Left out:
-schema migrations, WAL mode, connection pools.
+`":memory:"` gives a private database. One connection, shared by the threads of a
+process under a lock. Left out: migrating an older layout, WAL mode, pools.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ..lang import say
-from ..messages import ChatMessage
 from ..redact import mask_path
-from .base import (
-    SessionInfo,
-    StoreError,
-    SummaryState,
-    check_name,
-    decode,
-    missing,
-)
-from .sqlite_file import SCHEMA, create_private, prepare
-from .store_base import StoreBase
-from .undo import pop_rows
+from .base import StoreError
+from .sql import SqlStore
 
-__all__ = ["SCHEMA", "LOCK_WAIT", "SqliteStore"]  # SCHEMA: for production.sqlite_store
-
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, strategy TEXT NOT NULL,
+    created_at REAL NOT NULL, updated_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS messages (
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq));
+CREATE TABLE IF NOT EXISTS summaries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    text TEXT, covered_up_to INTEGER NOT NULL, compression_count INTEGER NOT NULL,
+    version INTEGER NOT NULL);
+"""
+# A file written before the version check may hold a version twice: it still opens.
+UNIQUE = "CREATE UNIQUE INDEX IF NOT EXISTS versions ON summaries(session_id, version)"
+# Written into the file when the tables are created: a file of a newer layout is
+# refused rather than half-read, and never written to.
+SCHEMA_VERSION = 1
+COLUMNS = {"sessions": ["id", "name", "strategy", "created_at", "updated_at"],
+           "messages": ["session_id", "seq", "message"],
+           "summaries": ["id", "session_id", "text", "covered_up_to",
+                         "compression_count", "version"]}
 LOCK_WAIT = 10.0  # seconds a writer waits for another process's transaction
 DOING_ZH = {"open": "打开", "write to": "写入", "read": "读取"}  # _guard's verbs
-class SqliteStore(StoreBase):
+
+
+class SqliteStore(SqlStore):
     """`SqliteStore("chats.db")` or `SqliteStore()` (in memory)."""
+
+    mark = "?"  # sqlite3's placeholder
+    prefix = ""  # the file is ours alone
+    lock = ""  # none needed: BEGIN IMMEDIATE holds the whole file
+    # A file written before the version check may hold a version twice: the later
+    # row (the higher id) is the newer snapshot.
+    tiebreak = "id"
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:", *,
                  clock: Callable[[], float] = time.time,
@@ -72,20 +90,65 @@ class SqliteStore(StoreBase):
                         "path (chat --session creates it)",
                         f"SQLite 文件 {self.shown!r} 不存在：请检查路径"
                         "（chat --session 会创建它）"))
-                create_private(self.path)
+                self._create_private()
             self.key = "sqlite:" + os.path.realpath(self.path)
         self._lock = threading.RLock()
-        # isolation_level=None: no implicit transactions, ours are written out below
         with self._guard("open"):
+            # isolation_level=None: no implicit transactions, ours are written out
             self._conn = sqlite3.connect(self.path, timeout=lock_wait,
                                          isolation_level=None, check_same_thread=False)
-        with self._guard("open"):
             self._conn.execute("PRAGMA foreign_keys = ON")  # deleting cascades
-            prepare(self._conn, self.path)  # ours, or made ours if empty
+            if not self._ours():
+                self._conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA "
+                                         f"user_version = {SCHEMA_VERSION}; COMMIT;")
+            with contextlib.suppress(sqlite3.IntegrityError):
+                self._conn.execute(UNIQUE)
+
+    def _create_private(self) -> None:
+        """An empty file with mode 600 (conversations are personal data)."""
+        try:
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass  # another process was faster: fine
+        except OSError as error:
+            folder = os.path.dirname(os.path.abspath(self.path))
+            why = (say("its folder does not exist: create it",
+                       "它的文件夹不存在：请先创建") if not os.path.isdir(folder) else
+                   say("its folder is not writable: choose another path",
+                       "它的文件夹不可写：请换一个路径"))
+            raise StoreError(say(
+                f"cannot create the SQLite file {self.shown!r} ({error.strerror}): "
+                f"{why}", f"无法创建 SQLite 文件 {self.shown!r}（{error.strerror}）："
+                f"{why}")) from None
+
+    def _ours(self) -> bool:
+        """Whether the file holds our tables already (False: it is empty). Another
+        application's file, or one of a newer layout, is refused untouched."""
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(say(
+                f"the SQLite file {self.shown!r} was written by a newer TinyAgent "
+                f"(layout {version}; this one reads {SCHEMA_VERSION}): upgrade "
+                "tinyagent, or choose another file",
+                f"SQLite 文件 {self.shown!r} 由更新版本的 TinyAgent 写入（格式 "
+                f"{version}；本版本读取格式 {SCHEMA_VERSION}）：请升级 tinyagent，"
+                "或换一个文件"))
+        tables = {row[0] for row in self._conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+            "'sqlite_%'")}
+        found = {t: [c[1] for c in self._conn.execute(f"PRAGMA table_info({t})")]
+                 for t in COLUMNS if t in tables}
+        if tables and found != COLUMNS:
+            raise StoreError(say(
+                f"the SQLite file {self.shown!r} is not a TinyAgent session database "
+                "(its tables are another application's): choose another file",
+                f"SQLite 文件 {self.shown!r} 不是 TinyAgent 的会话数据库（其中的表属于"
+                "别的应用）：请换一个文件"))
+        return bool(tables)
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
-        """sqlite3's errors as one-line StoreErrors that say what to do."""
+        """sqlite3's errors, told only by their text, as one-line StoreErrors."""
         try:
             yield
         except sqlite3.Error as error:
@@ -113,7 +176,6 @@ class SqliteStore(StoreBase):
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """All the statements inside commit together, or none does."""
         with self._lock, self._guard("write to"):
             self._conn.execute("BEGIN IMMEDIATE")  # waits for other writers
             try:
@@ -128,115 +190,9 @@ class SqliteStore(StoreBase):
                 raise
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def reading(self) -> Iterator[sqlite3.Connection]:
         with self._lock, self._guard("read"):
             yield self._conn
-
-    def _id(self, db: sqlite3.Connection, name: str, touch: bool = False) -> int:
-        row = db.execute("SELECT id FROM sessions WHERE name = ?", (name,)).fetchone()
-        if row is None:
-            raise missing(name)
-        if touch:
-            db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?",
-                       (self.clock(), row[0]))
-        return int(row[0])
-
-    # -- sessions
-    def create_session(self, name: str, strategy: str) -> None:
-        check_name(name)
-        with self.transaction() as db:
-            if db.execute("SELECT 1 FROM sessions WHERE name = ?", (name,)).fetchone():
-                raise ValueError(say(f"session {name!r} already exists: load it "
-                                     "instead", f"会话 {name!r} 已存在：请直接加载它"))
-            now = self.clock()
-            db.execute("INSERT INTO sessions (name, strategy, created_at, updated_at)"
-                       " VALUES (?, ?, ?, ?)", (name, strategy, now, now))
-
-    def has_session(self, name: str) -> bool:
-        with self._read() as db:
-            return db.execute("SELECT 1 FROM sessions WHERE name = ?",
-                              (name,)).fetchone() is not None
-
-    def select_sessions(self, name: str | None = None) -> list[SessionInfo]:
-        """Every session, by name (or just the one called `name`)."""
-        where = "" if name is None else "WHERE name = ? "
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT name, strategy, (SELECT COUNT(*) FROM messages m WHERE "
-                f"m.session_id = s.id), updated_at FROM sessions s {where}ORDER BY "
-                "name", () if name is None else (name,))
-            return [SessionInfo(*row) for row in rows.fetchall()]
-
-    def delete_session(self, name: str) -> None:
-        with self.transaction() as db:  # its messages and summaries go with it
-            db.execute("DELETE FROM sessions WHERE id = ?", (self._id(db, name),))
-
-    def clear_session(self, name: str) -> None:
-        """Forget a session's messages and summaries; keep the session."""
-        with self.transaction() as db:
-            session = self._id(db, name, touch=True)
-            db.execute("DELETE FROM messages WHERE session_id = ?", (session,))
-            db.execute("DELETE FROM summaries WHERE session_id = ?", (session,))
-
-    # -- messages
-    def append(self, name: str, messages: Sequence[ChatMessage]) -> int:
-        """Add messages at the end of a session; the number of the last one."""
-        with self.transaction() as db:
-            session = self._id(db, name, touch=True)
-            last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM messages WHERE "
-                              "session_id = ?", (session,)).fetchone()[0]
-            db.executemany(
-                "INSERT INTO messages (session_id, seq, message) VALUES (?, ?, ?)",
-                [(session, last + i, json.dumps(m.to_record(), ensure_ascii=False))
-                 for i, m in enumerate(messages, 1)])
-            return int(last + len(messages))
-
-    def messages(self, name: str, after: int = 0) -> list[ChatMessage]:
-        """A session's messages numbered above `after`, oldest first."""
-        with self._read() as db:
-            rows = db.execute("SELECT seq, message FROM messages WHERE session_id = ? "
-                              "AND seq > ? ORDER BY seq", (self._id(db, name), after))
-            return [decode(name, seq, text) for seq, text in rows]
-
-    def count(self, name: str) -> int:
-        with self._read() as db:
-            return int(db.execute("SELECT COUNT(*) FROM messages WHERE session_id = ?",
-                                  (self._id(db, name),)).fetchone()[0])
-
-    def pop_messages(self, name: str, messages: Sequence[ChatMessage],
-                     number: int) -> bool:
-        """Undo: remove the newest messages if they are still `messages`, numbered
-        up to `number`, and no snapshot covers them (undo.py); else False."""
-        with self.transaction() as db:
-            return pop_rows(db, self._id(db, name, touch=True), name, messages,
-                            number, ("messages", "summaries"), "?")
-
-    # -- summary snapshots
-    def save_summary(self, name: str, state: SummaryState,
-                     base_version: int | None = None) -> bool:
-        """Save `state` if the newest saved version is `base_version`; else False."""
-        base = state.version - 1 if base_version is None else base_version
-        with self.transaction() as db:  # the check and the insert: one transaction
-            session = self._id(db, name, touch=True)
-            newest = db.execute("SELECT COALESCE(MAX(version), 0) FROM summaries "
-                                "WHERE session_id = ?", (session,)).fetchone()[0]
-            if newest != base or state.version <= base:
-                return False  # another writer saved first: reload and plan again
-            db.execute("INSERT INTO summaries (session_id, text, covered_up_to, "
-                       "compression_count, version) VALUES (?, ?, ?, ?, ?)",
-                       (session, state.text, state.covered_up_to,
-                        state.compression_count, state.version))
-            return True
-
-    def summaries(self, name: str, newest_only: bool = False) -> list[SummaryState]:
-        """A session's snapshots, oldest first (or just the newest)."""
-        order = "DESC" if newest_only else "ASC"
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT text, covered_up_to, compression_count, version FROM summaries"
-                f" WHERE session_id = ? ORDER BY version {order}, id {order}"
-                + " LIMIT 1" * newest_only, (self._id(db, name),))
-            return [SummaryState(*row) for row in rows.fetchall()]
 
     def close(self) -> None:
         with self._lock:
