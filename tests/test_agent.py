@@ -5,7 +5,8 @@ import re
 import pytest
 
 from tinyagent.agent import ReActAgent, TurnNotSavedError
-from tinyagent.llm import ChatResponse, LlmClient, LlmError
+from tinyagent.chat_model import ChatResponse, LlmError
+from tinyagent.llm import LlmClient
 from tinyagent.memory import InMemoryChatMemory
 from tinyagent.messages import Role, ToolCall
 from tinyagent.tokens import count_messages_tokens

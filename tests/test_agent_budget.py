@@ -5,7 +5,7 @@ import warnings
 import pytest
 
 from tinyagent.agent import ReActAgent
-from tinyagent.llm import ChatResponse, Usage
+from tinyagent.chat_model import ChatResponse, Usage
 from tinyagent.messages import ToolCall
 from tinyagent.tokens import count_messages_tokens
 from tinyagent.tools import bitmall_tools

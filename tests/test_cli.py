@@ -265,7 +265,7 @@ def test_an_answer_that_cannot_be_saved_is_shown_then_reported(monkeypatch, caps
     """When the store refuses the turn, the answer is printed, then a line says it
     was not saved; the exit status is 1."""
     monkeypatch.setattr("tinyagent.course.chat_cli.memory_factories",
-                        lambda llm: {"inmemory": ReadOnlyMemory})
+                        lambda llm, lang=None: {"inmemory": ReadOnlyMemory})
     monkeypatch.setattr("sys.stdin", io.StringIO("Where is my order 88231?\n"))
     assert main(["chat"]) == 1
     captured = capsys.readouterr()

@@ -15,12 +15,13 @@ from zh_text import stray_english
 
 from tinyagent import ReActAgent, bitmall_tools
 from tinyagent.agent import TurnNotSavedError
+from tinyagent.chat_model import LlmError
 from tinyagent.course.catalogue import STRATEGIES, make_strategies
 from tinyagent.course.compare import compare
 from tinyagent.course.planted import planted_dialog
 from tinyagent.course.playground import Playground
 from tinyagent.lang import check_lang, is_chinese, set_lang
-from tinyagent.llm import LlmClient, LlmError
+from tinyagent.llm import LlmClient
 from tinyagent.messages import ChatMessage
 from tinyagent.settings import numbers_from_env
 from tinyagent.storage import SqliteStore, StoreError, check_name, open_store

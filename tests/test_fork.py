@@ -10,9 +10,9 @@ from tinyagent import (
     SummaryChatMemory,
     bitmall_tools,
 )
+from tinyagent.chat_model import LlmError
 from tinyagent.course.billing import RecordingClient, tally
 from tinyagent.course.catalogue import SIX_TURNS
-from tinyagent.llm import LlmError
 from tinyagent.memory.fork import ForkSummarizer, fork_request
 from tinyagent.messages import ChatMessage, Role
 from tinyagent.offline.cache_rules import cached_tokens, get_rule

@@ -8,9 +8,14 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tinyagent"
-# What the memory strategies must not know about: they sit below all of these.
+# What the memory strategies must not know about: they sit below all of these. A
+# memory needs a model's `chat()` (tinyagent.chat_model), never the HTTP client that
+# implements it (llm.py and its parts), and it never draws itself (display.py).
 ABOVE_MEMORY = ("tinyagent.storage", "tinyagent.production", "tinyagent.course",
-                "tinyagent.agent", "tinyagent.guards", "tinyagent.offline")
+                "tinyagent.agent", "tinyagent.turn", "tinyagent.trace",
+                "tinyagent.guards", "tinyagent.offline", "tinyagent.display",
+                "tinyagent.llm", "tinyagent.reply", "tinyagent.call_errors",
+                "tinyagent.settings", "tinyagent.http_limits", "tinyagent.tools")
 MAX_LINES = 250
 
 
@@ -19,15 +24,15 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(path: Path, top_level_only: bool = False) -> set[str]:
-    """The tinyagent modules `path` imports, relative imports resolved."""
+def imports(path: Path) -> set[str]:
+    """The tinyagent modules `path` imports, relative imports resolved: every import
+    statement, at the top, inside a function or under `if TYPE_CHECKING`."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
-    nodes = tree.body if top_level_only else ast.walk(tree)
     found: set[str] = set()
-    for node in nodes:
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -51,8 +56,8 @@ def sources() -> list[Path]:
 
 def test_memory_imports_nothing_above_it():
     """tinyagent.memory is the course's lower layer: no module of it imports the
-    stores, production, the course, the agent, the guards or the offline model,
-    not even inside a function."""
+    stores, production, the course, the agent, the tools, the offline model, the
+    display or the HTTP client, not even inside a function."""
     wrong = {f"{module_name(path)} -> {name}"
              for path in (PACKAGE / "memory").rglob("*.py")
              for name in imports(path)
@@ -61,11 +66,12 @@ def test_memory_imports_nothing_above_it():
 
 
 def test_no_import_cycle_among_tinyagent_modules():
-    """Module-level imports between tinyagent modules form no cycle (a package
-    counts as its __init__, which importing any module of it runs first)."""
+    """Imports between tinyagent modules form no cycle, those inside functions
+    included: a function-level import only hides a cycle until the function runs (a
+    package counts as its __init__, which importing any module of it runs first)."""
     known = {module_name(path): path for path in sources()}
     # Importing a.b.c runs a/__init__ and a/b/__init__ first: those count too.
-    graph = {name: {parent for target in imports(path, top_level_only=True)
+    graph = {name: {parent for target in imports(path)
                     for parent in packages_of(target)
                     if parent in known and parent != name}
              for name, path in known.items()}

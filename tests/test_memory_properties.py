@@ -10,7 +10,7 @@ from fakes import FakeLlm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyagent.llm import LlmError
+from tinyagent.chat_model import LlmError
 from tinyagent.memory import (
     HybridChatMemory,
     InMemoryChatMemory,

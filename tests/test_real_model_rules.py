@@ -16,7 +16,7 @@ import real_model_rules as rules  # noqa: E402
 import recording_proxy as proxy  # noqa: E402
 
 from tinyagent import ChatMessage, InMemoryChatMemory, ReActAgent  # noqa: E402
-from tinyagent.llm import ChatResponse, LlmError  # noqa: E402
+from tinyagent.chat_model import ChatResponse, LlmError  # noqa: E402
 from tinyagent.tools import bitmall_tools  # noqa: E402
 
 texts = st.text(alphabet="ab 12", min_size=1, max_size=6)

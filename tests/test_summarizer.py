@@ -5,7 +5,8 @@ from types import SimpleNamespace
 import pytest
 from fakes import FakeLlm
 
-from tinyagent.llm import ChatResponse, LlmClient, LlmError, Usage
+from tinyagent.chat_model import ChatResponse, LlmError, Usage
+from tinyagent.llm import LlmClient
 from tinyagent.memory.summarizer import (
     IDS_LINE,
     IDS_LINE_ZH,

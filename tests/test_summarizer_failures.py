@@ -11,7 +11,7 @@ import pytest
 from fakes import FakeLlm
 
 from tinyagent import ChatMessage, HybridChatMemory, SummaryChatMemory
-from tinyagent.llm import ChatResponse, LlmError, Usage
+from tinyagent.chat_model import ChatResponse, LlmError, Usage
 from tinyagent.memory import summarizer as summarizer_module
 from tinyagent.memory.summarizer import Summarizer, find_ids
 from tinyagent.production import IncrementalSummaryMemory

@@ -3,7 +3,8 @@
 import pytest
 from fakes import FakeLlm, chat, fed
 
-from tinyagent.llm import LlmClient, LlmError
+from tinyagent.chat_model import LlmError
+from tinyagent.llm import LlmClient
 from tinyagent.memory import SUMMARY_FOOTER, SUMMARY_HEADER, SummaryChatMemory
 from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH, render
 from tinyagent.messages import ChatMessage, Role, ToolCall

@@ -11,8 +11,9 @@ from .agent import (
     RunTrace,
     TurnNotSavedError,
 )
+from .chat_model import ChatResponse, LlmError, Usage
 from .lang import get_lang, set_lang
-from .llm import ChatResponse, LlmClient, LlmError, Usage
+from .llm import LlmClient
 from .memory import (
     ChatMemory,
     HybridChatMemory,

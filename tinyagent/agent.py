@@ -28,9 +28,9 @@ from .agent_args import (
     check_user_text,
     prompt_budget,
 )
+from .chat_model import SupportsChat
 from .guards import APOLOGIES, apology
 from .lang import get_lang, is_chinese, say
-from .llm import SupportsChat
 from .memory.base import ChatMemory
 from .memory.entities import returned
 from .messages import ChatMessage, Role, clip

@@ -19,7 +19,7 @@ from .messages import ChatMessage
 from .trace import RunTrace, Step
 
 if TYPE_CHECKING:
-    from .reply import ChatResponse
+    from .chat_model import ChatResponse
     from .tools.registry import ToolRegistry
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tinyagent import ChatMessage, HybridChatMemory, SummaryChatMemory
+from tinyagent.chat_model import ChatResponse
 from tinyagent.offline import complete
 from tinyagent.offline.statements import TOPICS
 from tinyagent.production import IncrementalSummaryMemory
 from tinyagent.production.compact import CompactChatMemory
-from tinyagent.reply import ChatResponse
 
 from . import KINDS
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..chat_model import ChatResponse, Usage
 from ..lang import is_chinese
 from ..llm import LlmClient
 from ..memory.hybrid import HybridChatMemory
 from ..messages import ChatMessage
-from ..reply import ChatResponse, Usage
 from ..tokens import count_messages_tokens, count_tokens
 from .catalogue import MemoryFactory
 from .evaluation import Evaluation, evaluate

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..agent import ReActAgent
+from ..chat_model import SupportsChat
 from ..display import WIDTH, memory_lines
-from ..llm import SupportsChat
 from ..memory.base import ChatMemory
 from ..memory.hybrid import HybridChatMemory
 from ..memory.in_memory import InMemoryChatMemory
@@ -69,7 +69,7 @@ class Strategy:
              ) -> ChatMemory | None:
         """A fresh memory with the course's sizes, or with those given here; one
         that `speaks` writes its summaries in `lang` (default: the notebook's)."""
-        if self.speaks or lang is not None:  # the caller knows this one takes lang
+        if self.speaks:
             return self.build(llm, lang=get_lang(lang), **{**self.sizes, **sizes})
         return self.build(llm, **{**self.sizes, **sizes})
 
@@ -95,7 +95,7 @@ STRATEGIES: dict[str, Strategy] = {
     # notebook 06, "What you pay": verbatim to a high-water mark, then one
     # compaction to a low-water mark (token marks, sized by scripts/seed_sweep.py)
     "compact": _titled("compact", lambda llm, **s: CompactChatMemory(llm, **s),
-                       {"high_tokens": 1800, "low_tokens": 500}),
+                       {"high_tokens": 1800, "low_tokens": 500}, speaks=True),
     # notebook 07: kept out of the comparison, whose strategies all come from 02-05
     "structured": _titled("structured",
                           lambda llm, **s: IncrementalSummaryMemory(llm, **s),
@@ -118,13 +118,17 @@ def make_strategies(llm: SupportsChat, names: Sequence[str] = NAMES
     return {STRATEGIES[n].label: _factory(STRATEGIES[n], llm) for n in names}
 
 
-def memory_factories(llm: SupportsChat) -> dict[str, MemoryFactory]:
-    """{command-line name: factory} for every strategy, as `tinyagent chat` offers."""
-    return {name: _factory(strategy, llm) for name, strategy in STRATEGIES.items()}
+def memory_factories(llm: SupportsChat, lang: str | None = None
+                     ) -> dict[str, MemoryFactory]:
+    """{command-line name: factory} for every strategy, as `tinyagent chat` offers;
+    those that write summaries write them in `lang` (None: the notebook's)."""
+    return {name: _factory(strategy, llm, lang)
+            for name, strategy in STRATEGIES.items()}
 
 
-def _factory(strategy: Strategy, llm: SupportsChat) -> MemoryFactory:
-    return lambda: strategy.make(llm)
+def _factory(strategy: Strategy, llm: SupportsChat,
+             lang: str | None = None) -> MemoryFactory:
+    return lambda: strategy.make(llm, lang)
 
 
 def print_memory(memory: ChatMemory | None, width: int = WIDTH,

@@ -24,8 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..agent import ReActAgent
+from ..chat_model import LlmError, Usage
 from ..lang import get_lang, say
-from ..llm import LlmClient, LlmError, Usage
+from ..llm import LlmClient
 from ..offline.cache_rules import RULES, CacheRule
 from ..offline.clock import Clock, Schedule
 from ..tokens import count_message_tokens

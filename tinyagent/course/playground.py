@@ -23,7 +23,8 @@ from typing import Any
 import ipywidgets as w
 
 from ..agent import ReActAgent
-from ..llm import LlmClient, LlmError
+from ..chat_model import LlmError
+from ..llm import LlmClient
 from ..messages import ChatMessage, Role
 from ..tokens import count_messages_tokens
 from ..tools import bitmall_tools

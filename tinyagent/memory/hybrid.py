@@ -21,7 +21,7 @@ turns, async refresh and persistence (notebook 08).
 
 from __future__ import annotations
 
-from ..llm import SupportsChat
+from ..chat_model import SupportsChat
 from .budget import DEFAULT_SUMMARY_TOKENS
 from .summary import SummaryChatMemory
 

@@ -37,10 +37,9 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from ..call_errors import short
+from ..chat_model import LlmError, SupportsChat, error_text
 from ..checks import check_size, error_lang
 from ..lang import get_lang, say
-from ..llm import LlmError, SupportsChat
 from ..messages import ChatMessage, Role, clip
 from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINES, Fit, ids_on
 from .budget import fit as one_rule
@@ -207,7 +206,7 @@ class Summarizer:
         """Note a failed call; the first one that is not an LlmError is warned
         about (once for this summarizer)."""
         secrets = getattr(self.llm, "_secrets", None)  # LlmClient's key, if any
-        masked = short(error, secrets() if callable(secrets) else [])
+        masked = error_text(error, secrets() if callable(secrets) else [])
         self.last_failure = f"{type(error).__name__}: {masked}".rstrip(": ")
         if self._warned or isinstance(error, LlmError):
             return

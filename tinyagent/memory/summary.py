@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..chat_model import SupportsChat
 from ..checks import check_size, error_lang
 from ..lang import say
-from ..llm import SupportsChat
 from ..messages import ChatMessage
 from .budget import DEFAULT_SUMMARY_TOKENS
 from .compressed import CompressedChatMemory, compression_cut

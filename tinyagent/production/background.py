@@ -26,7 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
-from ..llm import SupportsChat
+from ..chat_model import SupportsChat
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from .incremental import IN_FLIGHT, Batch, IncrementalSummaryChatMemory, SummaryState
 from .structured import MAX_RENDER_CHARS

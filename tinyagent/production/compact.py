@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..chat_model import SupportsChat
 from ..checks import check_size, error_lang
 from ..lang import say
-from ..llm import SupportsChat
 from ..memory.base import BaseChatMemory
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.compressed import compression_cut

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from ..chat_model import SupportsChat
 from ..checks import check_size
-from ..llm import SupportsChat
 from ..memory.base import split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.compressed import SummaryState

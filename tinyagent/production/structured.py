@@ -22,8 +22,8 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..chat_model import SupportsChat
 from ..lang import get_lang
-from ..llm import SupportsChat
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS, Fit, ids_on
 from ..memory.entities import grounded
 from ..memory.summarizer import (

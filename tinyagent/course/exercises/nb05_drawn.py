@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...llm import ChatResponse, LlmError
+from ...chat_model import ChatResponse, LlmError
 from ...memory.summarizer import IDS_LINE, IDS_LINE_ZH, PROMPTS, find_ids, render
 from ...messages import ChatMessage
 from ..language import get_lang, say

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...llm import ChatResponse, LlmError
+from ...chat_model import ChatResponse, LlmError
 from ...memory.summarizer import (
     MARKERS,
     PROMPTS,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...llm import SupportsChat
+from ...chat_model import SupportsChat
 from ...memory import HybridChatMemory
 from ...memory.summarizer import IDS_LINE, IDS_LINE_ZH
 from ...messages import Role
