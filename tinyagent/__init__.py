@@ -1,7 +1,8 @@
 """tinyagent: the package behind the TinyAgent Memory course.
 
 Each name below is introduced by one notebook; its module docstring says which.
-Importing is cheap: tiktoken and openai load on first use.
+Importing is cheap: tiktoken and openai load on first use. One thing besides the
+names: in a notebook, a memory shows as a table, which display.py draws.
 """
 
 from .agent import (
@@ -12,6 +13,7 @@ from .agent import (
     TurnNotSavedError,
 )
 from .chat_model import ChatResponse, LlmError, Usage
+from .display import draw_memories_in_notebooks
 from .lang import get_lang, set_lang
 from .llm import LlmClient
 from .memory import (
@@ -35,3 +37,5 @@ __all__ = [
     "count_tokens", "get_lang", "set_lang",
 ]
 __version__ = "0.1.0"
+
+draw_memories_in_notebooks()  # in a notebook, a memory shows as a table (display.py)

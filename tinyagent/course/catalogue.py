@@ -89,9 +89,9 @@ STRATEGIES: dict[str, Strategy] = {
     "tokens": _titled("tokens", lambda llm, **s: TokenWindowChatMemory(**s),
                       {"max_tokens": 400}),
     "summary": _titled("summary", lambda llm, **s: SummaryChatMemory(llm, **s),
-                       {"threshold": 10, "keep_recent": 4}),
+                       {"threshold": 10, "keep_recent": 4}, speaks=True),
     "hybrid": _titled("hybrid", lambda llm, **s: HybridChatMemory(llm, **s),
-                      {"recent_size": 4, "summary_threshold": 8}),
+                      {"recent_size": 4, "summary_threshold": 8}, speaks=True),
     # notebook 06, "What you pay": verbatim to a high-water mark, then one
     # compaction to a low-water mark (token marks, sized by scripts/seed_sweep.py)
     "compact": _titled("compact", lambda llm, **s: CompactChatMemory(llm, **s),

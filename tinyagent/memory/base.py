@@ -13,7 +13,8 @@ A *turn* is a user message and everything up to the next user message (tool call
 tool results, the answer). Cutting anywhere else can leave a tool result without its
 call, which providers reject; so every strategy trims whole turns (notebook 03), and
 `add` refuses a tool result whose call is not right before it. Left out here:
-persistence and sessions (notebook 08).
+persistence and sessions (notebook 08), and drawing a memory: a notebook shows it
+as a table that display.py, above memory, draws.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ..display import memory_html
 from ..lang import say
 from ..messages import ChatMessage, Role
 from ..tokens import count_message_tokens
@@ -238,7 +238,3 @@ class BaseChatMemory:
         fields = [f"{name}={getattr(self, name)!r}" for name in self._repr_fields]
         fields += [f"messages={len(self)}", f"tokens={self.tokens}"]
         return f"{type(self).__name__}({', '.join(fields)})"
-
-    def _repr_html_(self) -> str:
-        """A table for notebooks: #, role, tokens, preview; the summary row shaded."""
-        return memory_html(self.messages(), repr(self))
