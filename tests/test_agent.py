@@ -117,8 +117,8 @@ def test_max_steps_guard():
 
 
 def test_token_budget_guard():
-    """A request larger than max_prompt_tokens is never sent: the turn stops first."""
-    a = agent(max_prompt_tokens=200)
+    """A request larger than max_tokens is never sent: the turn stops first."""
+    a = agent(max_tokens=200)
     answer = a.run("Where is my order 88231?")
     assert a.last_trace.stop_reason == "token_budget"
     assert a.last_trace.prompt_tokens == [] and "budget 200" in answer
@@ -316,15 +316,15 @@ def test_the_agent_stops_when_no_progress_says_so_and_not_before():
 
 
 def test_a_request_of_exactly_max_tokens_is_sent():
-    """The token budget is inclusive: a request of max_prompt_tokens tokens is sent, one
+    """The token budget is inclusive: a request of max_tokens tokens is sent, one
     token more is not."""
     probe = ReActAgent(ScriptedLlm(), bitmall_tools(), verbose=False)
     size = (count_messages_tokens(probe.build_messages("hello"))
             + probe.tools.schema_tokens())
     fits = ReActAgent(ScriptedLlm(ChatResponse("Hi!")), bitmall_tools(),
-                      max_prompt_tokens=size, verbose=False)
+                      max_tokens=size, verbose=False)
     assert fits.run("hello") == "Hi!"
-    over = ReActAgent(ScriptedLlm(), bitmall_tools(), max_prompt_tokens=size - 1,
+    over = ReActAgent(ScriptedLlm(), bitmall_tools(), max_tokens=size - 1,
                       verbose=False)
     over.run("hello")
     assert over.last_trace.stop_reason == "token_budget"

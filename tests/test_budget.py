@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from tinyagent.memory import budget
 from tinyagent.memory.budget import IDS_LINE, IDS_LINE_ZH, fit
-from tinyagent.memory.summarizer import find_ids
+from tinyagent.memory.entities import find_ids
 from tinyagent.production import eviction
 from tinyagent.tokens import count_tokens
 

@@ -206,7 +206,7 @@ class InterruptedStdin(io.StringIO):
 def test_ctrl_c_at_the_prompt_ends_quietly_and_keeps_the_turns(monkeypatch, capsys,
                                                                tmp_path):
     """Ctrl-C: exit 130, one line, and the turn answered before it stays saved."""
-    from tinyagent.production import SqliteStore
+    from tinyagent.storage import SqliteStore
 
     db = tmp_path / "chat.db"
     monkeypatch.setattr("sys.stdin", InterruptedStdin("Where is my order 88231?\n"))

@@ -9,7 +9,7 @@ from tinyagent.display import (
     memory_lines,
     memory_table,
 )
-from tinyagent.memory.summarizer import SUMMARY_HEADER, summary_message
+from tinyagent.memory.fence import SUMMARY_HEADER, summary_message
 
 
 def test_a_line_fits_the_width_and_numbers_from_one():
@@ -98,7 +98,7 @@ def test_a_row_is_the_message_preview_and_the_summary_without_its_fence():
     """display.row gives a message's own preview (one job, one place); the summary
     row is the summary's text, no fence, clipped to the same width."""
     from tinyagent.display import row
-    from tinyagent.memory.summarizer import summary_message
+    from tinyagent.memory.fence import summary_message
     from tinyagent.messages import ChatMessage
     question = ChatMessage.user("Where   is my order 88231? " * 5)
     assert row(question, 40) == ("user", question.preview(40))

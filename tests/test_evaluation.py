@@ -14,8 +14,8 @@ from tinyagent.course.evaluation import (
     plot_recall_cost,
     plot_tokens,
 )
-from tinyagent.course.language import is_chinese
 from tinyagent.course.planted import FACT_SPAN, FACT_TURNS, PHRASEBOOKS
+from tinyagent.lang import is_chinese
 from tinyagent.offline.intents import detect_intent, order_ids
 from tinyagent.tools import store
 

@@ -25,7 +25,7 @@ SMALL = {"high_tokens": 300, "low_tokens": 150}
 
 def play(llm, memory, lang="en", turns=None):
     agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False,
-                       labels=lang)
+                       lang=lang)
     for text in turns or SIX_TURNS[lang]:
         agent.run(text)
     return memory

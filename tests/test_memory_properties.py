@@ -19,7 +19,7 @@ from tinyagent.memory import (
     TokenWindowChatMemory,
     split_turns,
 )
-from tinyagent.memory.summarizer import SUMMARY_FOOTER
+from tinyagent.memory.fence import SUMMARY_FOOTER
 from tinyagent.messages import ChatMessage, Role, ToolCall
 from tinyagent.tokens import count_message_tokens
 

@@ -7,9 +7,8 @@ import pytest
 from tinyagent import ReActAgent, bitmall_tools
 from tinyagent.chat_model import ChatResponse, Usage
 from tinyagent.llm import LlmClient
-from tinyagent.memory.budget import IDS_LINE_ZH
-from tinyagent.memory.summarizer import (
-    IDS_LINE,
+from tinyagent.memory.budget import IDS_LINE, IDS_LINE_ZH
+from tinyagent.memory.fence import (
     SUMMARY_FOOTER,
     SUMMARY_FOOTER_ZH,
     SUMMARY_HEADER,

@@ -7,7 +7,8 @@ from tinyagent.chat_model import LlmError
 from tinyagent.display import memory_table
 from tinyagent.llm import LlmClient
 from tinyagent.memory import SUMMARY_FOOTER, SUMMARY_HEADER, SummaryChatMemory
-from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH, render
+from tinyagent.memory.fence import SUMMARY_HEADER_ZH
+from tinyagent.memory.transcript import render
 from tinyagent.messages import ChatMessage, Role, ToolCall
 from tinyagent.tokens import count_message_tokens
 

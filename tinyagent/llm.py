@@ -24,7 +24,7 @@ from .call_errors import (
     timed_out,
 )
 from .chat_model import ChatResponse, LlmError, Usage, error_text
-from .lang import get_lang, say
+from .lang import say
 from .messages import ChatMessage
 from .reply import BadReply, parse_reply
 from .settings import (
@@ -145,7 +145,7 @@ class LlmClient:
     def describe(self, lang: str | None = None) -> str:
         """One line for a notebook banner (two with a real model), in `lang`: "en" or
         "zh", or the package's language (`set_lang`) when None."""
-        text = BANNER[get_lang(lang)]  # get_lang names a lang that is neither
+        text = BANNER.say(lang)  # get_lang names a lang that is neither
         source = (text["file"].format(self.env_file) if self.env_file else
                   text["environment"])
         if self.offline:

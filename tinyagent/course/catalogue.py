@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ..agent import ReActAgent
 from ..chat_model import SupportsChat
 from ..display import WIDTH, memory_lines
+from ..lang import get_lang, say
 from ..memory.base import ChatMemory
 from ..memory.hybrid import HybridChatMemory
 from ..memory.in_memory import InMemoryChatMemory
@@ -26,9 +27,8 @@ from ..memory.summary import SummaryChatMemory
 from ..memory.token_window import TokenWindowChatMemory
 from ..memory.window import SlidingWindowChatMemory
 from ..messages import clip
-from ..production import IncrementalSummaryMemory
+from ..production import IncrementalSummaryChatMemory
 from ..production.compact import CompactChatMemory
-from .language import get_lang, say
 from .names import STRATEGY_NAMES, typed_with_title
 
 SIX_TURNS = {
@@ -98,7 +98,7 @@ STRATEGIES: dict[str, Strategy] = {
                        {"high_tokens": 1800, "low_tokens": 500}, speaks=True),
     # notebook 07: kept out of the comparison, whose strategies all come from 02-05
     "structured": _titled("structured",
-                          lambda llm, **s: IncrementalSummaryMemory(llm, **s),
+                          lambda llm, **s: IncrementalSummaryChatMemory(llm, **s),
                           {"keep_recent_turns": 2, "batch_turns": 6}, speaks=True),
 }
 NAMES = ("none", "inmemory", "window", "tokens", "summary", "hybrid")  # compared

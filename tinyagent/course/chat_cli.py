@@ -16,7 +16,7 @@ import sys
 
 from ..agent import ReActAgent, TurnNotSavedError
 from ..chat_model import LlmError
-from ..lang import get_lang, say
+from ..lang import Pair, get_lang, say
 from ..llm import LlmClient
 from ..memory import ChatMemory
 from ..messages import Role
@@ -63,7 +63,7 @@ def chat(memory_name: str, session: str | None = None,
 def converse(agent: ReActAgent, llm: LlmClient, memory: ChatMemory | None,
              lang: str, interactive: bool) -> int:
     """Read a line, answer it, until the input ends; 1 if a turn was not saved."""
-    you, clerk = PROMPTS[lang]
+    you, clerk = PROMPTS.say(lang)
     unsaved = 0  # turns answered but not stored: the exit status says so
     while True:
         try:
@@ -138,7 +138,7 @@ HELP = ("Type a question for the BitMall agent. /memory shows what it remembers;
         "/undo forgets the last turn; /quit (or quit, exit, Ctrl-D) leaves.")
 HELP_ZH = ("输入您想问 BitMall 客服的问题。`/memory` 显示它记住了什么；"
            "`/undo` 撤销上一轮；`/quit`（或 `quit`、`exit`、退出、`Ctrl-D`）离开。")
-PROMPTS = {"en": ("you> ", "agent> "), "zh": ("你> ", "客服> ")}
+PROMPTS = Pair(("you> ", "agent> "), ("你> ", "客服> "))
 # The memory's stats() keys stay identifiers; a person reads them as these labels.
 STAT_LABELS = {"messages": "消息", "tokens": "token", "dropped": "已丢弃",
                "compressions": "压缩次数", "summarizer_calls": "摘要器调用",

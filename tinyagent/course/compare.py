@@ -50,7 +50,7 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
     if hasattr(memory, "fence_lang"):  # the summary's fence in the store's language
         memory.fence_lang = lang
     agent = ReActAgent(llm, bitmall_tools(lang=lang), max_tokens=max_tokens,
-                       memory=memory, verbose=False, labels=lang)
+                       memory=memory, verbose=False, lang=lang)
     records: list[TurnRecord] = []
     before: dict[str, int] = {}  # the memory's stats() after the previous turn
     if hasattr(llm, "forget_prompt_cache"):  # offline: every strategy starts cold

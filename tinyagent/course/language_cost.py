@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..agent import SYSTEM_PROMPT, SYSTEM_PROMPT_ZH
+from ..lang import LANGS, say
 from ..llm import LlmClient
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens, count_tokens, encoding
@@ -27,7 +28,6 @@ from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS, MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
-from .language import LANGS, say
 from .names import strategy_title
 from .table import Table
 

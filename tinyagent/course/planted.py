@@ -31,8 +31,8 @@ import random
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from ..lang import get_lang, say
 from ..tools import store
-from .language import check_lang, get_lang, say
 from .planted_en import (
     AGAIN,
     FACT_PROBES,
@@ -126,7 +126,7 @@ def planted_dialog(turns: int = 50, seed: int = 0, lang: str | None = None
     """A deterministic dialog in `lang` (default: the package's language at the
     time of the call): facts planted in turns 1-2 (and 2-8), probes near the end.
     The same seed gives the same conversation in either language."""
-    lang = check_lang(get_lang(lang))
+    lang = get_lang(lang)
     if turns < 6:
         raise ValueError(say(f"turns must be >= 6 (two plants, three probes, one "
                              f"filler), got {turns}", f"turns 至少为 6（两轮埋入事实、"

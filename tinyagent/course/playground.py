@@ -24,6 +24,7 @@ import ipywidgets as w
 
 from ..agent import ReActAgent
 from ..chat_model import LlmError
+from ..lang import get_lang, say
 from ..llm import LlmClient
 from ..messages import ChatMessage, Role
 from ..tokens import count_messages_tokens
@@ -31,7 +32,6 @@ from ..tools import bitmall_tools
 from . import playground_view as view
 from .catalogue import STRATEGIES
 from .chatbox import ChatBox
-from .language import get_lang, say
 from .names import (
     setting_title,
     size_title,
@@ -175,7 +175,7 @@ class Playground:
                 f"记忆无法重建（{error}），请点“新对话”")
         self.agent = ReActAgent(self.llm, bitmall_tools(lang=self.lang),
                                 max_tokens=self.max_tokens, memory=self.memory,
-                                verbose=False, labels=self.lang)
+                                verbose=False, lang=self.lang)
         self._refresh()
 
     # -- one turn

@@ -12,41 +12,36 @@ data, and compressed.py, which holds it in front of the verbatim messages.
 """
 
 from .base import (
+    AddsTurns,
     BaseChatMemory,
     ChatMemory,
+    SeesRequests,
     UndoError,
-    call_before,
-    drop_orphans,
-    split_turns,
+    add_turn,
 )
 from .budget import IDS_LINE, IDS_LINE_ZH
-from .compressed import CompressedChatMemory, CompressedMemory, SummaryState
-from .hybrid import HybridChatMemory
-from .in_memory import InMemoryChatMemory
-from .summarizer import (
-    PROMPT,
-    PROMPT_ZH,
+from .compressed import CompressedChatMemory
+from .entities import find_ids, keep_ids
+from .fence import (
     SUMMARY_FOOTER,
     SUMMARY_FOOTER_ZH,
     SUMMARY_HEADER,
     SUMMARY_HEADER_ZH,
-    Summarizer,
-    fallback_summary,
-    find_ids,
-    keep_ids,
-    render,
     summary_message,
 )
+from .hybrid import HybridChatMemory
+from .in_memory import InMemoryChatMemory
+from .summarizer import PROMPT, PROMPT_ZH, Summarizer, fallback_summary
 from .summary import SummaryChatMemory
 from .token_window import TokenWindowChatMemory
+from .transcript import render
+from .turns import call_before, drop_orphans, split_turns, turn_sizes
 from .window import SlidingWindowChatMemory
 
 __all__ = ["IDS_LINE", "IDS_LINE_ZH", "PROMPT", "PROMPT_ZH", "SUMMARY_FOOTER",
-           "SUMMARY_FOOTER_ZH", "SUMMARY_HEADER", "SUMMARY_HEADER_ZH",
-           "BaseChatMemory", "ChatMemory", "CompressedChatMemory",
-           "CompressedMemory",
-           "HybridChatMemory", "InMemoryChatMemory", "SlidingWindowChatMemory",
-           "Summarizer", "SummaryChatMemory", "SummaryState", "TokenWindowChatMemory",
-           "UndoError", "call_before",
-           "drop_orphans", "fallback_summary", "find_ids", "keep_ids", "render",
-           "split_turns", "summary_message"]
+           "SUMMARY_FOOTER_ZH", "SUMMARY_HEADER", "SUMMARY_HEADER_ZH", "AddsTurns",
+           "BaseChatMemory", "ChatMemory", "CompressedChatMemory", "HybridChatMemory",
+           "InMemoryChatMemory", "SeesRequests", "SlidingWindowChatMemory",
+           "Summarizer", "SummaryChatMemory", "TokenWindowChatMemory", "UndoError",
+           "add_turn", "call_before", "drop_orphans", "fallback_summary", "find_ids",
+           "keep_ids", "render", "split_turns", "summary_message", "turn_sizes"]

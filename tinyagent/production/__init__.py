@@ -7,15 +7,13 @@ any summary memory), background
 (compression on a thread pool), compact (notebook 06's cache-aware memory: what it
 optimises is the bill), clearing (old tool results replaced by a placeholder past
 a trigger: the compaction draft after notebook 06), sessions (persistence,
-isolation, restarts, many writers; the stores themselves live in
-tinyagent.storage). The notebook's widget
+isolation, restarts, many writers; the stores themselves, and `SummaryState`, the
+record of a summary they keep, live in tinyagent.storage). The notebook's widget
 playground is course harness: tinyagent.course.playground.
 """
 
-from ..storage import SessionInfo, SqliteStore  # where the stores live now
 from .background import (
     BackgroundSummaryChatMemory,
-    BackgroundSummaryMemory,
     shared_executor,
 )
 from .clearing import ToolClearingChatMemory
@@ -24,8 +22,6 @@ from .eviction import fit as ladder_fit
 from .incremental import (
     Batch,
     IncrementalSummaryChatMemory,
-    IncrementalSummaryMemory,
-    SummaryState,
     plan_batch,
 )
 from .persistent import PersistentChatMemory, Recorded, recorded
@@ -41,12 +37,9 @@ from .structured import (
     section_titles,
 )
 
-__all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory",
-           "BackgroundSummaryMemory", "Batch", "CompactChatMemory",
-           "IncrementalSummaryChatMemory",
-           "IncrementalSummaryMemory", "PersistentChatMemory", "Recorded", "Session",
-           "SessionInfo", "SessionManager", "SqliteStore", "StructuredSummarizer",
-           "StructuredSummary", "SummaryState", "ToolClearingChatMemory", "cap_items",
-           "fallback_document",
-           "ladder_fit", "load_memory", "plan_batch", "recorded", "section_titles",
-           "shared_executor", "snapshot"]
+__all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory", "Batch",
+           "CompactChatMemory", "IncrementalSummaryChatMemory", "PersistentChatMemory",
+           "Recorded", "Session", "SessionManager", "StructuredSummarizer",
+           "StructuredSummary", "ToolClearingChatMemory", "cap_items",
+           "fallback_document", "ladder_fit", "load_memory", "plan_batch", "recorded",
+           "section_titles", "shared_executor", "snapshot"]

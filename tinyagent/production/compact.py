@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..chat_model import SupportsChat
-from ..checks import check_size, error_lang
+from ..checks import check_size
 from ..lang import say
 from ..memory.base import BaseChatMemory
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
@@ -40,6 +40,7 @@ from ..memory.compressed import compression_cut
 from ..memory.fence import summary_message, summary_text
 from ..memory.fork import ForkSummarizer
 from ..memory.summarizer import Summarizer
+from ..memory.turns import turn_sizes
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
 from .eviction import fit as ladder
@@ -61,7 +62,7 @@ class CompactChatMemory(BaseChatMemory):
             raise ValueError(say(f"high_tokens must be > low_tokens (got {got}): "
                                  "otherwise every turn compacts",
                                  f"high_tokens 必须大于 low_tokens（当前 {got}）："
-                                 "否则每一轮都要压缩", error_lang(lang)))
+                                 "否则每一轮都要压缩", lang))
         super().__init__()
         self.high_tokens, self.low_tokens = high_tokens, low_tokens
         self.max_summary_tokens = max_summary_tokens
@@ -94,7 +95,7 @@ class CompactChatMemory(BaseChatMemory):
         # the newest turn always stays verbatim.
         keep = self.low_tokens - self._block_tokens
         sizes, tokens, messages, count = [], self._tokens, list(self._messages), 0
-        for size in self._turn_sizes():
+        for size in turn_sizes(self._messages):
             if tokens <= keep:
                 break
             sizes.append(size)

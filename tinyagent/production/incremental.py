@@ -25,10 +25,10 @@ from typing import Any
 
 from ..chat_model import SupportsChat
 from ..checks import check_size
-from ..memory.base import split_turns
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from ..memory.compressed import SummaryState
+from ..memory.turns import split_turns
 from ..messages import ChatMessage, Role
+from ..storage.base import SummaryState
 from .persistent import PersistentChatMemory
 from .structured import MAX_RENDER_CHARS, StructuredSummarizer
 
@@ -203,5 +203,3 @@ class IncrementalSummaryChatMemory(PersistentChatMemory):
         self.restore(SummaryState(version=previous.version), log)
         self.compress_all()
 
-
-IncrementalSummaryMemory = IncrementalSummaryChatMemory  # its earlier name, in use

@@ -32,10 +32,10 @@ import threading
 from collections.abc import Callable
 
 from ..display import memory_table
-from ..memory.base import ChatMemory, call_before, orphan_error
-from ..memory.compressed import SummaryState
+from ..memory.base import ChatMemory
+from ..memory.turns import call_before, orphan_error
 from ..messages import ChatMessage, Role
-from ..storage import SessionInfo, Store, StoreError, check_name
+from ..storage import SessionInfo, Store, StoreError, SummaryState, check_name
 from .persistent import Persistent, recorded
 from .restore import load_memory
 from .undo import Undo

@@ -26,11 +26,11 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
+from ...lang import get_lang, say, speaking
 from ..billing import bill
 from ..catalogue import STRATEGIES
 from ..compare import run_strategy
 from ..evaluation import score
-from ..language import get_lang, say, speaking
 from ..names import strategy_title
 from ..planted import planted_dialog
 from . import Case, Wrong, exercise

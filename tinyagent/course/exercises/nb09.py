@@ -16,8 +16,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from ...lang import get_lang, say
 from ...messages import ChatMessage, ToolCall
-from ..language import get_lang, say
 from . import Case, Wrong, exercise
 
 CALLS = {"en": [ToolCall("call_7", "queryOrder", {"order_id": "90417"}),
