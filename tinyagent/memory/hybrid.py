@@ -54,15 +54,7 @@ class HybridChatMemory(SummaryChatMemory):
         """The newest messages kept verbatim (whole turns, at least this many)."""
         return self.keep_recent
 
-    @recent_size.setter
-    def recent_size(self, value: int) -> None:
-        self.keep_recent = value
-
     @property
     def summary_threshold(self) -> int:
         """Messages held verbatim when the overflow is merged into the summary."""
         return self.threshold
-
-    @summary_threshold.setter
-    def summary_threshold(self, value: int) -> None:
-        self.threshold = value

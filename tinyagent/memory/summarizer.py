@@ -151,8 +151,7 @@ class Summarizer:
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:
         """The new summary. Never raises for a model failure: falls back instead."""
-        given = grounded(previous, messages)
-        required = [i for i in given if ID_PATTERN.fullmatch(i)]
+        given, required = grounded(previous, messages), required_ids(previous, messages)
         lang = self.language(previous, messages)
         summary = clean(self.ask(previous, messages) or "")
         if not summary:  # the call failed, or the reply was cut off or empty
