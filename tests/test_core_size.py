@@ -2,7 +2,6 @@
 end, and the READMEs give its modules and its size truthfully."""
 
 import re
-from pathlib import Path
 
 from test_layering import PACKAGE, imports, module_name, sources
 

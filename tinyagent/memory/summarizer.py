@@ -119,7 +119,7 @@ class Summarizer:
                                 f"LlmClient.from_env()；收到的是 {kind}", lang))
         check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
                    why_zh="要装得下几条事实", lang=lang)
-        self.llm, self.prompt, self.lang = llm, prompt, lang
+        self.llm, self.lang, self.prompt = llm, lang, prompt  # prompt: the property
         self.max_summary_tokens, self.fit_rule = max_summary_tokens, fit
         self.calls = 0  # model calls made, failed ones included
         self.tokens = 0  # prompt + completion tokens those calls reported
@@ -128,6 +128,17 @@ class Summarizer:
         self._warned = False  # the first failure is warned about, once
         self.evicted = 0  # lines and ids the budget pushed out, in all
         self.last_evicted: list[str] = []  # what the latest summary had to drop
+
+    @property
+    def prompt(self) -> str:
+        """The instructions sent: the ones given, or the package's in the
+        summarizer's language (for "auto", the setting's until a dialog is read)."""
+        return self._own_prompt or self.prompts.say(self.lang)
+
+    @prompt.setter
+    def prompt(self, text: str | None) -> None:
+        """Instructions of your own from the next request on; None: the package's."""
+        self._own_prompt = text
 
     def clear(self) -> None:
         """Zero the counters (the memory that owns this summarizer was cleared)."""
@@ -144,7 +155,7 @@ class Summarizer:
         """The two messages sent to the model (no tools)."""
         lang = self.language(previous, messages)
         before, nothing, new = (marker.say(lang) for marker in MARKERS)
-        prompt = self.prompt or self.prompts.say(lang)
+        prompt = self._own_prompt or self.prompts.say(lang)
         return [ChatMessage.system(prompt), ChatMessage.user(
             f"{before}\n{previous or nothing}\n\n{new}\n{render(messages, lang)}")]
 

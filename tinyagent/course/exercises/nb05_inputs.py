@@ -66,7 +66,9 @@ class Broken:
 def reference_merge(llm: Any, previous: str | None, overflow: list[ChatMessage],
                     lang: str = "en") -> str:
     """The merge step as the exercise asks it (the solutions notebook's code), with
-    the prompt, labels and fallback of `lang` (the Chinese edition's: "zh")."""
+    the prompt and labels of `lang` (the Chinese edition's: "zh"); the transcript
+    and the fallback speak the package's language, as `render` and
+    `fallback_summary` do when not told otherwise."""
     before, none, new = (marker.say(lang) for marker in MARKERS)
     text = f"{before}\n{previous or none}\n\n{new}\n{render(overflow)}"
     try:
@@ -75,7 +77,8 @@ def reference_merge(llm: Any, previous: str | None, overflow: list[ChatMessage],
         summary = summary.content.strip()
     except Exception:  # a failed summary must not lose the conversation
         summary = ""
-    return keep_ids(summary or fallback_summary(previous, overflow, lang),
+    # the fallback's labels follow the package's language, as render's do
+    return keep_ids(summary or fallback_summary(previous, overflow),
                     find_ids(text))
 
 
