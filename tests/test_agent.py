@@ -8,7 +8,7 @@ from tinyagent.agent import ReActAgent, TurnNotSavedError
 from tinyagent.chat_model import ChatResponse, LlmError
 from tinyagent.llm import LlmClient
 from tinyagent.memory import InMemoryChatMemory
-from tinyagent.messages import Role, ToolCall
+from tinyagent.messages import ChatMessage, Role, ToolCall
 from tinyagent.tokens import count_messages_tokens
 from tinyagent.tools import bitmall_tools
 
@@ -132,6 +132,41 @@ def test_repeated_call_guard():
     assert trace.stop_reason == "repeated_call"
     assert len(trace.steps) == 3 and names(a) == ["queryOrder"]
     assert "already called" in trace.steps[1].results[0]
+
+
+def test_only_repeats_in_a_row_stop_the_turn():
+    """A repeat counts only right after the step it repeats: a model that repeats
+    one call, moves on to another, then repeats that one is warned twice (neither
+    repeat is run) and stopped never; it answers."""
+    first = ToolCall("c1", "queryOrder", {"order_id": "88231"})
+    second = ToolCall("c2", "queryLogistics", {"order_id": "88231"})
+    thoughts = ["Look the order up.", "Once more, to be sure?", "Now its parcel.",
+                "Track it again: 88231 SF"]  # unalike: the no-progress guard sleeps
+    llm = ScriptedLlm(*(ChatResponse(thought, [call]) for thought, call in zip(
+        thoughts, (first, first, second, second), strict=True)),
+                      ChatResponse("Delivered on 2026-06-22."))
+    a = ReActAgent(llm, bitmall_tools(), verbose=False)
+    assert a.run("Where is my order 88231?") == "Delivered on 2026-06-22."
+    trace = a.last_trace
+    assert trace.stop_reason == "answer" and names(a) == ["queryOrder",
+                                                          "queryLogistics"]
+    assert ["already called" in step.results[0] for step in trace.steps] == [
+        False, True, False, True]
+
+
+def test_every_leading_system_message_folds_into_the_system_prompt():
+    """A memory may open with several system messages (a summary in blocks, as the
+    compact memory keeps it): all of them join the one system prompt, in order,
+    because providers reject a system message in mid-history."""
+    class Blocks:
+        def messages(self):
+            return [ChatMessage.system("- block 1"), ChatMessage.system("- block 2"),
+                    ChatMessage.user("hi"), ChatMessage.assistant("Hello!")]
+
+    sent = agent(memory=Blocks()).build_messages("Where is my order 88231?")
+    assert [m.role for m in sent] == [Role.SYSTEM, Role.USER, Role.ASSISTANT,
+                                      Role.USER]
+    assert sent[0].content.endswith("\n\n- block 1\n\n- block 2")
 
 
 def test_no_progress_guard():
