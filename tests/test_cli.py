@@ -45,7 +45,7 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
     user, agent = ("User: ", "Agent: ") if lang == "en" else ("[用户] ", "[回复] ")
     stateless, hybrid, memory = re.split(r"^== ", out, flags=re.M)[1:]
     turns = SIX_TURNS[lang]
-    headings = DEMO_LINES[lang]
+    headings = DEMO_LINES.say(lang)
     assert stateless.startswith(headings[0].removeprefix("== "))
     asked = [line[len(user):] for line in stateless.splitlines()
              if line.startswith(user)]

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from ..agent import ReActAgent
 from ..chat_model import LlmError
-from ..lang import get_lang, say, speaking
+from ..lang import Pair, get_lang, say, speaking
 from ..llm import LlmClient
 from ..memory import HybridChatMemory
 from ..settings import timeout_argument
@@ -50,21 +50,20 @@ def demo(lang: str | None = None) -> int:
     return 0
 
 
-DEMO_LINES = {  # the demo's own lines, in the language of its dialog
-    "en": ("== 1. No memory: every run() starts from scratch ==",
-           "== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==",
-           "  memory: compression {0}: older turns folded into the summary, {1} "
-           "messages held now", "== Memory after six turns =="),
-    "zh": ("== 1. 没有记忆：每次 run() 都从零开始 ==",
-           "== 2. 混合记忆（recent_size=6，summary_threshold=10）==",
-           "  记忆：第 {0} 次压缩，较早的轮次并入摘要，现存 {1} 条消息",
-           "== 六轮之后的记忆 =="),
-}
+DEMO_LINES = Pair(  # the demo's own lines, in the language of its dialog
+    ("== 1. No memory: every run() starts from scratch ==",
+     "== 2. Hybrid memory (recent_size=6, summary_threshold=10) ==",
+     "  memory: compression {0}: older turns folded into the summary, {1} "
+     "messages held now", "== Memory after six turns =="),
+    ("== 1. 没有记忆：每次 run() 都从零开始 ==",
+     "== 2. 混合记忆（recent_size=6，summary_threshold=10）==",
+     "  记忆：第 {0} 次压缩，较早的轮次并入摘要，现存 {1} 条消息",
+     "== 六轮之后的记忆 =="))
 
 
 def run_demo(llm: LlmClient, turns: list[str], lang: str = "en") -> None:
     """Play `turns` without and with memory, over the store in `lang`."""
-    stateless, hybrid, compressed, after = DEMO_LINES[lang]
+    stateless, hybrid, compressed, after = DEMO_LINES.say(lang)
     print(f"\n{stateless}")
     agent = ReActAgent(llm, bitmall_tools(lang=lang), lang=lang)
     for text in turns[:2]:
