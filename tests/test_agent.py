@@ -169,6 +169,43 @@ def test_every_leading_system_message_folds_into_the_system_prompt():
     assert sent[0].content.endswith("\n\n- block 1\n\n- block 2")
 
 
+def test_a_system_prompt_set_after_construction_is_the_one_sent():
+    """agent.system_prompt = ... changes the next request's system prompt; None
+    gives the package's again (it is a property, not a copy taken when built)."""
+    a = agent()
+    default = a.build_messages("hi")[0].content
+    a.system_prompt = "You are a terse clerk."
+    assert a.system_prompt == "You are a terse clerk."
+    assert a.build_messages("hi")[0].content == "You are a terse clerk."
+    a.system_prompt = None
+    assert a.build_messages("hi")[0].content == default == a.system_prompt
+
+
+def test_a_memory_that_adds_turns_gets_the_turn_in_one_call():
+    """A memory with add_all (AddsTurns: a session's one transaction) receives the
+    user message and the answer in one call; any other memory gets one add a
+    message, in the same order."""
+    class Recording(InMemoryChatMemory):
+        def __init__(self):
+            super().__init__()
+            self.calls = []
+
+        def add(self, message):
+            self.calls.append([message.role])
+            super().add(message)
+
+    class Turns(Recording):
+        def add_all(self, messages):
+            self.calls.append([m.role for m in messages])
+            for message in messages:
+                InMemoryChatMemory.add(self, message)
+
+    for memory, calls in ((Turns(), [[Role.USER, Role.ASSISTANT]]),
+                          (Recording(), [[Role.USER], [Role.ASSISTANT]])):
+        agent(memory=memory).run("Where is my order 88231?")
+        assert memory.calls == calls and len(memory.messages()) == 2
+
+
 def test_no_progress_guard():
     """Three near-identical thoughts in a row stop the turn with no_progress."""
     a = agent(model="bitmall-offline+dither")

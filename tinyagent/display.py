@@ -24,7 +24,7 @@ import re
 import sys
 from collections.abc import Sequence
 
-from .lang import is_chinese, text_width
+from .lang import Lang, get_lang, text_width
 from .memory.base import BaseChatMemory, ChatMemory
 from .messages import ChatMessage, Role, clip
 from .tokens import count_message_tokens
@@ -46,12 +46,10 @@ LABELS = {"user": "用户", "assistant": "助手", "tool": "工具", "summary": 
 LEFT = "text-align:left;overflow-wrap:anywhere"
 
 
-def language(messages: Sequence[ChatMessage], lang: str = "auto") -> str:
-    """`lang`, or for "auto" the dialog's: "zh" when a user message holds Chinese."""
-    if lang != "auto":
-        return lang
-    return "zh" if any(m.role is Role.USER and is_chinese(m.content)
-                       for m in messages) else "en"
+def language(messages: Sequence[ChatMessage], lang: str | None = "auto") -> Lang:
+    """`lang` by the package's one rule, "auto" reading the customer's words: "zh"
+    when a user message holds Chinese."""
+    return get_lang(lang, " ".join(m.content for m in messages if m.role is Role.USER))
 
 
 def label(word: str, lang: str) -> str:
