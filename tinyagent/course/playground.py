@@ -49,8 +49,6 @@ RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
     "structured": {"keep_recent_turns": (1, 8, 1), "batch_turns": (1, 8, 1)},
     "compact": {"high_tokens": (400, 4000, 100), "low_tokens": (100, 2000, 100)},
 }
-SUMMARIES = ("summary", "hybrid", "structured", "compact")  # they take `lang`
-
 
 
 class Playground:
@@ -158,11 +156,8 @@ class Playground:
         self.problem = ""
         if not self.turns:
             self.refused, self.last_prompt_tokens = 0, 0
-        # A summary memory writes, fences and explains itself in a language
-        writes = self.strategy_menu.value in SUMMARIES
-        options = {"lang": self.lang} if writes else {}
-        try:
-            self.memory = strategy.make(self.llm, **parameters, **options)
+        try:  # a summary memory writes and fences its summary in the widget's language
+            self.memory = strategy.make(self.llm, self.lang, **parameters)
         except ValueError as error:  # e.g. keep_recent >= threshold: say why, in
             # the sliders' words (原样保留消息数, not keep_recent)
             self.memory, self.problem = None, sizes_in_words(str(error), self.lang)

@@ -1,14 +1,17 @@
 """Memory strategies: the ChatMemory contract and its implementations.
 
-One strategy a file, in course order: in_memory (notebook 02), window and
+The contract is base.py's, the turn rule every strategy keeps turns.py's. One
+strategy a file, in course order: in_memory (notebook 02), window and
 token_window (03), summary (04) and hybrid (05). (Notebook 06's cache-aware compact
 memory is tinyagent.production's: what it optimises is the bill; so is clearing,
 old tool results cleared. fork.py, a summary asked on the cached prefix, is here:
 summary and hybrid memory can fork too.)
 Shared by summary and hybrid (and by the production memories of notebook 07):
-summarizer.py, which writes a summary, with its guards (entities.py: no number
-lost or made up; budget.py: a bounded size), fence.py, which marks it as reference
-data, and compressed.py, which holds it in front of the verbatim messages.
+summarizer.py, which writes a summary from the transcript (transcript.py), with
+its guards (entities.py: no number lost or made up; budget.py: a bounded size),
+fence.py, which marks it as reference data, and compressed.py, which holds it in
+front of the verbatim messages. A model is whatever has chat_model.py's `chat()`:
+memory never imports the HTTP client, nor draws itself (display.py does).
 """
 
 from .base import (
