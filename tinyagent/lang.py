@@ -13,10 +13,10 @@ follows it afterwards); "auto" means the language of the text at hand (a custome
 message, a summary), or the setting when there is none. `is_chinese` is the one test
 for Chinese text, and "auto" reads it. A text in two languages is written where it
 is used: inline, `say("3 checks pass", "3 项检查通过")`; as a constant, a `Pair`,
-read the same way, `REFUSED.say(lang)`. So a translation cannot drift from the
-sentence it translates. This module is the bottom layer: everything imports it, and
-it imports nothing of theirs. Left out: other languages, plural rules and a message
-catalogue.
+read the same way, `CUT_NOTE.say(lang)` (guards.py). So a translation cannot drift
+from the sentence it translates. This module is the bottom layer: everything
+imports it, and it imports nothing of theirs. Left out: other languages, plural
+rules and a message catalogue.
 """
 
 from __future__ import annotations
