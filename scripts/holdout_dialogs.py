@@ -73,7 +73,7 @@ def probes(lang: str, seed: int = 0) -> dict[str, list[bool]]:
     found = {}
     for name, make in make_strategies(llm, MEMORIES).items():
         agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=make(),
-                           verbose=False, labels=lang)
+                           verbose=False, lang=lang)
         answers = [agent.run(text) for text in script][-len(said):]
         found[name] = [value in a or new in a for (_, _, value), new, a
                        in zip(said, later, answers, strict=True)]

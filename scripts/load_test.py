@@ -28,8 +28,8 @@ import time
 
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
 from tinyagent.production import (
-    BackgroundSummaryMemory,
-    IncrementalSummaryMemory,
+    BackgroundSummaryChatMemory,
+    IncrementalSummaryChatMemory,
     SessionManager,
 )
 from tinyagent.storage import open_store, safe_url
@@ -37,8 +37,8 @@ from tinyagent.storage import open_store, safe_url
 OFFLINE = LlmClient(offline=True)
 
 
-MEMORIES = {"structured": IncrementalSummaryMemory,  # compresses inside the turn
-            "background": BackgroundSummaryMemory}  # on a pool, after the turn
+MEMORIES = {"structured": IncrementalSummaryChatMemory,  # compresses inside the turn
+            "background": BackgroundSummaryChatMemory}  # on a pool, after the turn
 
 
 def manager(store, planted: int, memory: str = "structured") -> SessionManager:
@@ -68,7 +68,7 @@ def worker(url: str, name: str, number: int, turns: int, planted: int, memory: s
         go.wait()
         for turn in range(turns):
             agent.run(f"Where is my order {order_id(number, turn)}?")
-        if isinstance(session.memory, BackgroundSummaryMemory):
+        if isinstance(session.memory, BackgroundSummaryChatMemory):
             session.memory.wait()  # let the last compression be saved
         queue.put(session.conflicts)
 

@@ -60,7 +60,7 @@ class Timed:
         start = time.monotonic()
         response = self.llm.chat(messages, tools)
         kind = ("own" if not tools else "fork"
-                if messages[-1].content.startswith(ASK["en"][:30]) else "agent")
+                if messages[-1].content.startswith(ASK.en[:30]) else "agent")
         usage = response.usage
         self.calls.append(Call(kind, time.monotonic() - start, usage.prompt_tokens,
                                getattr(usage, "cached_tokens", 0) or 0,

@@ -45,7 +45,7 @@ from tinyagent import (
     count_tokens,
 )
 from tinyagent.memory.budget import IDS_LINE
-from tinyagent.memory.summarizer import find_ids
+from tinyagent.memory.entities import find_ids
 
 TURNS = ["Where is my order 88231? Use the queryOrder tool.",
          "I want a refund for it, it won't go back to its dock.",
@@ -121,7 +121,7 @@ def strategies(r: Results, proxy: RecordingProxy, llm: LlmClient, out: io.String
             kept = "\n".join(m.content for m in memory.messages())
             r.expect(all(i in kept for i in ids), "every id the turns held survives",
                      str([i for i in ids if i not in kept]))
-            budget = memory.summarizer.max_tokens  # the summary's budget, in tokens
+            budget = memory.summarizer.max_summary_tokens  # the summary's budget
             r.expect(count_tokens(summary) <= budget, "the summary stays within its "
                      "budget", f"{count_tokens(summary)} tokens of {budget}")
             r.expect(not cut_stored, "a cut-off summary is never stored as the summary")

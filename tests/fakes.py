@@ -3,7 +3,7 @@
 A fake model answers summarizer calls without the offline model, so a test controls
 the summary's text, its failures and its token usage."""
 
-from tinyagent.llm import ChatResponse, Usage
+from tinyagent.chat_model import ChatResponse, Usage
 from tinyagent.messages import ChatMessage
 
 

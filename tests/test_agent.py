@@ -5,9 +5,10 @@ import re
 import pytest
 
 from tinyagent.agent import ReActAgent, TurnNotSavedError
-from tinyagent.llm import ChatResponse, LlmClient, LlmError
+from tinyagent.chat_model import ChatResponse, LlmError
+from tinyagent.llm import LlmClient
 from tinyagent.memory import InMemoryChatMemory
-from tinyagent.messages import Role, ToolCall
+from tinyagent.messages import ChatMessage, Role, ToolCall
 from tinyagent.tokens import count_messages_tokens
 from tinyagent.tools import bitmall_tools
 
@@ -116,8 +117,8 @@ def test_max_steps_guard():
 
 
 def test_token_budget_guard():
-    """A request larger than max_prompt_tokens is never sent: the turn stops first."""
-    a = agent(max_prompt_tokens=200)
+    """A request larger than max_tokens is never sent: the turn stops first."""
+    a = agent(max_tokens=200)
     answer = a.run("Where is my order 88231?")
     assert a.last_trace.stop_reason == "token_budget"
     assert a.last_trace.prompt_tokens == [] and "budget 200" in answer
@@ -131,6 +132,78 @@ def test_repeated_call_guard():
     assert trace.stop_reason == "repeated_call"
     assert len(trace.steps) == 3 and names(a) == ["queryOrder"]
     assert "already called" in trace.steps[1].results[0]
+
+
+def test_only_repeats_in_a_row_stop_the_turn():
+    """A repeat counts only right after the step it repeats: a model that repeats
+    one call, moves on to another, then repeats that one is warned twice (neither
+    repeat is run) and stopped never; it answers."""
+    first = ToolCall("c1", "queryOrder", {"order_id": "88231"})
+    second = ToolCall("c2", "queryLogistics", {"order_id": "88231"})
+    thoughts = ["Look the order up.", "Once more, to be sure?", "Now its parcel.",
+                "Track it again: 88231 SF"]  # unalike: the no-progress guard sleeps
+    llm = ScriptedLlm(*(ChatResponse(thought, [call]) for thought, call in zip(
+        thoughts, (first, first, second, second), strict=True)),
+                      ChatResponse("Delivered on 2026-06-22."))
+    a = ReActAgent(llm, bitmall_tools(), verbose=False)
+    assert a.run("Where is my order 88231?") == "Delivered on 2026-06-22."
+    trace = a.last_trace
+    assert trace.stop_reason == "answer" and names(a) == ["queryOrder",
+                                                          "queryLogistics"]
+    assert ["already called" in step.results[0] for step in trace.steps] == [
+        False, True, False, True]
+
+
+def test_every_leading_system_message_folds_into_the_system_prompt():
+    """A memory may open with several system messages (a summary in blocks, as the
+    compact memory keeps it): all of them join the one system prompt, in order,
+    because providers reject a system message in mid-history."""
+    class Blocks:
+        def messages(self):
+            return [ChatMessage.system("- block 1"), ChatMessage.system("- block 2"),
+                    ChatMessage.user("hi"), ChatMessage.assistant("Hello!")]
+
+    sent = agent(memory=Blocks()).build_messages("Where is my order 88231?")
+    assert [m.role for m in sent] == [Role.SYSTEM, Role.USER, Role.ASSISTANT,
+                                      Role.USER]
+    assert sent[0].content.endswith("\n\n- block 1\n\n- block 2")
+
+
+def test_a_system_prompt_set_after_construction_is_the_one_sent():
+    """agent.system_prompt = ... changes the next request's system prompt; None
+    gives the package's again (it is a property, not a copy taken when built)."""
+    a = agent()
+    default = a.build_messages("hi")[0].content
+    a.system_prompt = "You are a terse clerk."
+    assert a.system_prompt == "You are a terse clerk."
+    assert a.build_messages("hi")[0].content == "You are a terse clerk."
+    a.system_prompt = None
+    assert a.build_messages("hi")[0].content == default == a.system_prompt
+
+
+def test_a_memory_that_adds_turns_gets_the_turn_in_one_call():
+    """A memory with add_all (AddsTurns: a session's one transaction) receives the
+    user message and the answer in one call; any other memory gets one add a
+    message, in the same order."""
+    class Recording(InMemoryChatMemory):
+        def __init__(self):
+            super().__init__()
+            self.calls = []
+
+        def add(self, message):
+            self.calls.append([message.role])
+            super().add(message)
+
+    class Turns(Recording):
+        def add_all(self, messages):
+            self.calls.append([m.role for m in messages])
+            for message in messages:
+                InMemoryChatMemory.add(self, message)
+
+    for memory, calls in ((Turns(), [[Role.USER, Role.ASSISTANT]]),
+                          (Recording(), [[Role.USER], [Role.ASSISTANT]])):
+        agent(memory=memory).run("Where is my order 88231?")
+        assert memory.calls == calls and len(memory.messages()) == 2
 
 
 def test_no_progress_guard():
@@ -315,15 +388,15 @@ def test_the_agent_stops_when_no_progress_says_so_and_not_before():
 
 
 def test_a_request_of_exactly_max_tokens_is_sent():
-    """The token budget is inclusive: a request of max_prompt_tokens tokens is sent, one
+    """The token budget is inclusive: a request of max_tokens tokens is sent, one
     token more is not."""
     probe = ReActAgent(ScriptedLlm(), bitmall_tools(), verbose=False)
     size = (count_messages_tokens(probe.build_messages("hello"))
             + probe.tools.schema_tokens())
     fits = ReActAgent(ScriptedLlm(ChatResponse("Hi!")), bitmall_tools(),
-                      max_prompt_tokens=size, verbose=False)
+                      max_tokens=size, verbose=False)
     assert fits.run("hello") == "Hi!"
-    over = ReActAgent(ScriptedLlm(), bitmall_tools(), max_prompt_tokens=size - 1,
+    over = ReActAgent(ScriptedLlm(), bitmall_tools(), max_tokens=size - 1,
                       verbose=False)
     over.run("hello")
     assert over.last_trace.stop_reason == "token_budget"

@@ -1,11 +1,10 @@
 """Rules of the agent's prompt tokens: the budget's names, what the trace records."""
 
-import warnings
 
 import pytest
 
 from tinyagent.agent import ReActAgent
-from tinyagent.llm import ChatResponse, Usage
+from tinyagent.chat_model import ChatResponse, Usage
 from tinyagent.messages import ToolCall
 from tinyagent.tokens import count_messages_tokens
 from tinyagent.tools import bitmall_tools
@@ -52,27 +51,24 @@ def test_without_usage_the_trace_records_the_local_count(reported):
     assert agent.last_trace.prompt_tokens == [expected] and expected > 0
 
 
-def test_max_tokens_is_the_older_name_of_max_prompt_tokens():
-    """max_tokens= (notebook 00 passes it) sets the same budget, read back by either
-    name, without a warning; the fourth positional argument is the budget too."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        old = ReActAgent(UsageLlm(0), bitmall_tools(), max_tokens=500, verbose=False)
-    new = ReActAgent(UsageLlm(0), bitmall_tools(), max_prompt_tokens=500)
+def test_max_tokens_is_the_prompt_budget_by_one_name():
+    """max_tokens= (the fourth positional argument too) is the prompt's budget, read
+    back as `max_tokens`; no other name is taken for it."""
+    named = ReActAgent(UsageLlm(0), bitmall_tools(), max_tokens=500, verbose=False)
     positional = ReActAgent(UsageLlm(0), bitmall_tools(), 10, 500)
-    for agent in (old, new, positional):
-        assert agent.max_prompt_tokens == agent.max_tokens == 500
-    old.run("Where is my order 88231?")
-    assert old.last_trace.stop_reason == "token_budget"
+    assert named.max_tokens == positional.max_tokens == 500
+    assert not hasattr(named, "max_prompt_tokens")
+    named.run("Where is my order 88231?")
+    assert named.last_trace.stop_reason == "token_budget"
 
 
 @pytest.mark.parametrize("arguments, error, words", [
-    ({"max_prompt_tokens": 0}, ValueError, r"^max_prompt_tokens must be >= 1 .* got 0"),
     ({"max_tokens": 0}, ValueError, r"^max_tokens must be >= 1 .* got 0"),
-    ({"max_tokens": 500, "max_prompt_tokens": 900}, TypeError,
-     "older name of max_prompt_tokens=900: pass max_prompt_tokens only"),
+    ({"max_tokens": True}, ValueError, r"^max_tokens must be an int .* got True"),
+    ({"max_prompt_tokens": 900}, TypeError, "max_prompt_tokens"),
 ])
 def test_a_wrong_budget_is_refused_naming_the_argument_given(arguments, error, words):
-    """A budget below 1, or both names at once: an error naming what was passed."""
+    """A budget below 1 or not a whole number, or a name the agent does not take:
+    an error naming what was passed."""
     with pytest.raises(error, match=words):
         ReActAgent(UsageLlm(0), bitmall_tools(), **arguments)

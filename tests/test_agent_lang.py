@@ -1,6 +1,5 @@
 """Rules of the agent's language: `lang=`, the package's setting, and the question's."""
 
-import warnings
 
 import pytest
 
@@ -59,22 +58,17 @@ def test_an_english_agent_answers_a_chinese_question_in_chinese(capsys):
     assert stopped.last_trace.stop_reason == "max_steps"
 
 
-def test_labels_is_the_old_name_of_lang_and_warns_nobody():
-    """labels="zh" means lang="zh" (its trace labels are the Chinese ones), and
-    raises no warning: notebooks and the course still pass it."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        old = agent(labels="zh")
-    assert old.lang == "zh" and old.trace_labels == agent(lang="zh").trace_labels
-    assert old.build_messages(EN_QUESTION)[0].content == SYSTEM_PROMPT_ZH
+def test_the_old_name_labels_is_gone():
+    """lang= is the one name of the agent's language: labels= is refused."""
+    with pytest.raises(TypeError, match="labels"):
+        agent(labels="zh")
 
 
 @pytest.mark.parametrize("arguments, error, words", [
     ({"lang": "fr"}, ValueError, "lang must be 'en', 'zh', 'auto' .* got 'fr'"),
-    ({"labels": "chinese"}, ValueError, "got 'chinese'"),
-    ({"lang": "en", "labels": "zh"}, TypeError, "labels='zh' and lang='en' disagree"),
+    ({"lang": "chinese"}, ValueError, "got 'chinese'"),
 ])
 def test_a_wrong_lang_is_refused_naming_it(arguments, error, words):
-    """An unknown language, or labels= and lang= that disagree: an error naming them."""
+    """An unknown language: an error naming it, when the agent is built."""
     with pytest.raises(error, match=words):
         agent(**arguments)

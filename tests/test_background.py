@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyagent.llm import ChatResponse, LlmClient, LlmError
+from tinyagent.chat_model import ChatResponse, LlmError
+from tinyagent.llm import LlmClient
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.production import BackgroundSummaryChatMemory, StructuredSummary
 
@@ -220,7 +221,7 @@ def test_a_save_that_fails_once_frees_the_slot_and_compression_runs_again(pool):
 
 SLOW_EXIT = """
 import sys, time
-from tinyagent.llm import ChatResponse
+from tinyagent.chat_model import ChatResponse
 from tinyagent.messages import ChatMessage
 from tinyagent.production import BackgroundSummaryChatMemory
 

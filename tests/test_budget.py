@@ -3,12 +3,12 @@ first, and the ids of what went stay. The rules every budget keeps (notebook 04'
 rule and notebook 08's ladder) are tested over both."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tinyagent.memory import budget
 from tinyagent.memory.budget import IDS_LINE, IDS_LINE_ZH, fit
-from tinyagent.memory.summarizer import find_ids
+from tinyagent.memory.entities import find_ids
 from tinyagent.production import eviction
 from tinyagent.tokens import count_tokens
 
@@ -67,9 +67,11 @@ def test_a_single_line_too_long_alone_is_clipped():
 
 
 @EVERY_FIT
-@settings(max_examples=40, deadline=None)
 @given(st.lists(st.text(st.sampled_from("ab 12345RF¥-:\n"), max_size=80),
                 max_size=30), st.integers(50, 400))
+@example(["- " + "12345 " * 80], 50)  # one line, alone too long: clipped
+@example([f"{IDS_LINE}" + ", ".join(str(10000 + i) for i in range(60))], 50)  # ids
+@example(["- a", f"{IDS_LINE_ZH}12345, 67890", "- b 12345"], 50)  # fits as it is
 def test_never_over_budget(fit_rule, lines, max_tokens):
     """Whatever the text, the fitted summary is within the budget."""
     fitted = fit_rule("\n".join(lines), max_tokens, find_ids)

@@ -84,7 +84,7 @@ def test_talk_prints_each_turn_and_returns_the_answers(capsys):
 def test_talk_and_print_memory_speak_the_notebooks_language(capsys):
     """After set_lang("zh"), talk() and print_memory() print Chinese labels."""
     from tinyagent import InMemoryChatMemory, ReActAgent, bitmall_tools
-    from tinyagent.course.language import set_lang
+    from tinyagent.lang import set_lang
 
     memory = InMemoryChatMemory()
     agent = ReActAgent(LLM, bitmall_tools(lang="zh"), memory=memory, verbose=False)
@@ -104,7 +104,7 @@ def test_the_structured_strategy_writes_in_the_notebooks_language():
     """In a Chinese notebook the catalogue's structured memory asks for, heads and
     fences its summary in Chinese; lang= overrides the notebook's setting."""
     from tinyagent import LlmClient
-    from tinyagent.course.language import set_lang
+    from tinyagent.lang import set_lang
 
     llm = LlmClient(offline=True)
     set_lang("zh")
@@ -113,6 +113,6 @@ def test_the_structured_strategy_writes_in_the_notebooks_language():
         english = STRATEGIES["structured"].make(llm, lang="en")
     finally:
         set_lang("en")
-    assert chinese.summarizer.lang == "zh" and chinese.fence_lang == "zh"
+    assert chinese.summarizer.lang == "zh" and chinese.fence_lang is None
     assert english.summarizer.lang == "en"
     assert STRATEGIES["structured"].make(llm).summarizer.lang == "en"

@@ -45,7 +45,7 @@ def test_demo_shows_the_stateless_failure_then_the_six_turns_then_the_memory(
     user, agent = ("User: ", "Agent: ") if lang == "en" else ("[用户] ", "[回复] ")
     stateless, hybrid, memory = re.split(r"^== ", out, flags=re.M)[1:]
     turns = SIX_TURNS[lang]
-    headings = DEMO_LINES[lang]
+    headings = DEMO_LINES.say(lang)
     assert stateless.startswith(headings[0].removeprefix("== "))
     asked = [line[len(user):] for line in stateless.splitlines()
              if line.startswith(user)]
@@ -206,7 +206,7 @@ class InterruptedStdin(io.StringIO):
 def test_ctrl_c_at_the_prompt_ends_quietly_and_keeps_the_turns(monkeypatch, capsys,
                                                                tmp_path):
     """Ctrl-C: exit 130, one line, and the turn answered before it stays saved."""
-    from tinyagent.production import SqliteStore
+    from tinyagent.storage import SqliteStore
 
     db = tmp_path / "chat.db"
     monkeypatch.setattr("sys.stdin", InterruptedStdin("Where is my order 88231?\n"))
@@ -265,7 +265,7 @@ def test_an_answer_that_cannot_be_saved_is_shown_then_reported(monkeypatch, caps
     """When the store refuses the turn, the answer is printed, then a line says it
     was not saved; the exit status is 1."""
     monkeypatch.setattr("tinyagent.course.chat_cli.memory_factories",
-                        lambda llm: {"inmemory": ReadOnlyMemory})
+                        lambda llm, lang=None: {"inmemory": ReadOnlyMemory})
     monkeypatch.setattr("sys.stdin", io.StringIO("Where is my order 88231?\n"))
     assert main(["chat"]) == 1
     captured = capsys.readouterr()

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from zh_text import stray_english
 
 import tinyagent
-from tinyagent.course.cli import main
-from tinyagent.course.cli_args import PIECE, build_parser, typed_words, wrap_chinese
+from tinyagent.course.cli import build_parser, main
+from tinyagent.course.cli_args import PIECE, typed_words, wrap_chinese
 from tinyagent.lang import get_lang, text_width
 from tinyagent.tools.store import ORDERS
 

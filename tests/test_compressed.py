@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tinyagent.memory import HybridChatMemory, SummaryChatMemory
-from tinyagent.memory.summarizer import summary_message, summary_text
+from tinyagent.memory.fence import summary_message, summary_text
 from tinyagent.messages import ChatMessage
 from tinyagent.production import Recorded
 from tinyagent.storage import SummaryState

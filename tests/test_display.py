@@ -3,8 +3,13 @@
 from fakes import FakeLlm, chat, fed
 
 from tinyagent import ChatMessage, SummaryChatMemory
-from tinyagent.display import memory_html, memory_lines
-from tinyagent.memory.summarizer import SUMMARY_HEADER, summary_message
+from tinyagent.display import (
+    draw_memories_in_notebooks,
+    memory_html,
+    memory_lines,
+    memory_table,
+)
+from tinyagent.memory.fence import SUMMARY_HEADER, summary_message
 
 
 def test_a_line_fits_the_width_and_numbers_from_one():
@@ -28,10 +33,20 @@ def test_the_summary_is_labelled_and_shown_without_its_fence():
     assert html.count("background") == 1 and "<td>summary</td>" in html
 
 
-def test_a_memory_shows_itself_with_the_same_rows():
-    """A memory's notebook table is memory_html of its messages under its repr."""
+def test_a_notebook_draws_a_memory_with_the_same_rows():
+    """In IPython, a memory alone in a cell shows memory_html of its messages under
+    its repr: importing tinyagent told IPython how (the memory itself knows no
+    HTML)."""
+    from IPython.core.interactiveshell import InteractiveShell
+
     memory = fed(SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2), chat(3))
-    assert memory._repr_html_() == memory_html(memory.messages(), repr(memory))
+    assert not hasattr(memory, "_repr_html_")
+    shell = InteractiveShell.instance()
+    draw_memories_in_notebooks()  # what `import tinyagent` does in a notebook
+    shown, _ = shell.display_formatter.format(memory)
+    assert shown["text/html"] == memory_table(memory) == memory_html(
+        memory.messages(), repr(memory))
+    assert shown["text/plain"] == repr(memory)
 
 
 def test_tool_calls_show_in_the_preview():
@@ -83,7 +98,7 @@ def test_a_row_is_the_message_preview_and_the_summary_without_its_fence():
     """display.row gives a message's own preview (one job, one place); the summary
     row is the summary's text, no fence, clipped to the same width."""
     from tinyagent.display import row
-    from tinyagent.memory.summarizer import summary_message
+    from tinyagent.memory.fence import summary_message
     from tinyagent.messages import ChatMessage
     question = ChatMessage.user("Where   is my order 88231? " * 5)
     assert row(question, 40) == ("user", question.preview(40))

@@ -1,7 +1,7 @@
 """The picture of the messages array: each message marked by where it went."""
 
 from tinyagent.course.draw import draw_messages
-from tinyagent.memory.summarizer import summary_message
+from tinyagent.memory.fence import summary_message
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.tokens import count_message_tokens
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from tinyagent import ChatMessage, HybridChatMemory, LlmClient, ReActAgent
+from tinyagent.chat_model import ChatResponse
 from tinyagent.course.billing import RecordingClient
-from tinyagent.llm import ChatResponse
 from tinyagent.memory.entities import (
     drop_invented,
     find_numbers,

@@ -15,12 +15,13 @@ from zh_text import stray_english
 
 from tinyagent import ReActAgent, bitmall_tools
 from tinyagent.agent import TurnNotSavedError
+from tinyagent.chat_model import LlmError
 from tinyagent.course.catalogue import STRATEGIES, make_strategies
 from tinyagent.course.compare import compare
 from tinyagent.course.planted import planted_dialog
 from tinyagent.course.playground import Playground
-from tinyagent.lang import check_lang, is_chinese, set_lang
-from tinyagent.llm import LlmClient, LlmError
+from tinyagent.lang import is_chinese, set_lang
+from tinyagent.llm import LlmClient
 from tinyagent.messages import ChatMessage
 from tinyagent.settings import numbers_from_env
 from tinyagent.storage import SqliteStore, StoreError, check_name, open_store
@@ -142,23 +143,18 @@ CASES = [
      "Using the offline BitMall model"),
     ("agent-steps", lambda t, m, s: message(lambda: agent(max_steps=0)),
      "max_steps must be >= 1 (one model call)"),
-    ("agent-budget", lambda t, m, s: message(lambda: agent(max_prompt_tokens=0)),
-     "max_prompt_tokens must be >= 1"),
+    ("agent-budget", lambda t, m, s: message(lambda: agent(max_tokens=0)),
+     "max_tokens must be >= 1"),
     ("agent-calls", lambda t, m, s: message(lambda: agent(max_tool_calls_per_step=0)),
      "max_tool_calls_per_step must be >= 1"),
     ("agent-lang", lambda t, m, s: message(lambda: agent(lang="fr")),
      "lang must be 'en', 'zh', 'auto'"),
-    ("agent-two-budgets", lambda t, m, s: message(lambda: agent(max_tokens=5,
-                                                               max_prompt_tokens=6)),
-     "is the older name of max_prompt_tokens"),
-    ("agent-two-langs", lambda t, m, s: message(lambda: agent(lang="zh", labels="en")),
-     "disagree: pass lang only"),
     ("agent-empty", lambda t, m, s: message(lambda: agent().run("  ")),
      "the user message must be non-empty text"),
     ("agent-parts", lambda t, m, s: message(lambda: ReActAgent(None, bitmall_tools())),
      "llm must have a chat() method"),
-    ("bad-lang", lambda t, m, s: message(lambda: check_lang("fr")),
-     "lang must be 'en' or 'zh'"),
+    ("bad-lang", lambda t, m, s: message(lambda: set_lang("fr")),
+     "set_lang takes 'en' or 'zh'"),
     ("short-dialog", lambda t, m, s: message(lambda: planted_dialog(3)),
      "turns must be >= 6"),
     ("empty-script", lambda t, m, s: message(lambda: compare(LlmClient(offline=True),

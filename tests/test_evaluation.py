@@ -14,8 +14,8 @@ from tinyagent.course.evaluation import (
     plot_recall_cost,
     plot_tokens,
 )
-from tinyagent.course.language import is_chinese
 from tinyagent.course.planted import FACT_SPAN, FACT_TURNS, PHRASEBOOKS
+from tinyagent.lang import is_chinese
 from tinyagent.offline.intents import detect_intent, order_ids
 from tinyagent.tools import store
 
@@ -70,7 +70,7 @@ def test_every_phrasing_triggers_the_intended_intent(lang):
     """Lookups ask about an order, refunds ask for one, probes recall; each kind of
     filler question is its intent (said again after a reason too), and names no
     order, so it never overwrites a planted fact."""
-    book = PHRASEBOOKS[lang]
+    book = PHRASEBOOKS.say(lang)
     assert {detect_intent(t.format(order="90417")) for t in book.lookups} == {
         "order_status"}
     assert {detect_intent(t.format(order="90417")) for t in book.refunds} == {
@@ -88,7 +88,7 @@ def test_every_phrasing_triggers_the_intended_intent(lang):
 def test_the_chinese_phrasebook_is_the_english_one_line_for_line():
     """Each Chinese phrasing asks what its English twin asks (the same intent, the
     same recall kind), so the two editions of notebook 06 play the same dialog."""
-    en, zh = PHRASEBOOKS["en"], PHRASEBOOKS["zh"]
+    en, zh = PHRASEBOOKS.en, PHRASEBOOKS.zh
     pairs = [*zip(en.lookups, zh.lookups, strict=True),
              *zip(en.refunds, zh.refunds, strict=True)]
     pairs += [pair for kind in en.fillers
@@ -109,7 +109,7 @@ def test_the_chinese_phrasebook_is_the_english_one_line_for_line():
 
 def questions_in(dialog):
     """(turn index, (kind, products), said again?) of every filler question."""
-    book = PHRASEBOOKS[dialog.lang]
+    book = PHRASEBOOKS.say(dialog.lang)
     forms = {way.format(a=a, b=b): (kind, a, b) for kind, ways in book.fillers.items()
              for way in ways for a in ("", *PRODUCTS) for b in ("", *PRODUCTS)}
     found = []

@@ -3,7 +3,7 @@ every budget keeps, bounded means bounded, is tested over both in test_budget.py
 
 
 from tinyagent.memory.budget import IDS_LINE
-from tinyagent.memory.summarizer import find_ids
+from tinyagent.memory.entities import find_ids
 from tinyagent.production.eviction import fit
 from tinyagent.tokens import count_tokens
 

@@ -26,7 +26,7 @@ from zh_text import english_sentences, stray_english
 
 from tinyagent.course.exercises import CHECKS, CheckResult, check
 from tinyagent.course.exercises._wrap import wrap
-from tinyagent.course.language import get_lang, set_lang
+from tinyagent.lang import get_lang, set_lang
 
 SOLUTIONS = Path(__file__).parent.parent / "notebooks" / "solutions"
 # dialogs for the properties that sweep more than a checker samples: "pt" is a plain

@@ -45,7 +45,7 @@ def test_the_decisions_baseline_follows_the_reports_language():
     report's language, as the learner's memory does: a Chinese check after an English
     one is not graded against the English summaries' cost (nor the reverse)."""
     from tinyagent.course.exercises.nb06_cheapest import NAMED, _cheapest, cheapest
-    from tinyagent.course.language import get_lang, set_lang
+    from tinyagent.lang import get_lang, set_lang
 
     turns, rule, seed = NAMED[1]  # the long chat without a cache: summaries cost
     fresh = {lang: _cheapest.__wrapped__(turns, rule, seed, lang)

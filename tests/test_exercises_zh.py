@@ -21,7 +21,7 @@ from test_exercise_catalogue import (
 
 from tinyagent.course.exercises import check
 from tinyagent.course.exercises._errors import in_chinese
-from tinyagent.course.language import get_lang, set_lang
+from tinyagent.lang import get_lang, set_lang
 
 CAP_ITEMS = "08.cap_items"  # a quick exercise: nine cases, no model call
 

@@ -10,9 +10,9 @@ from tinyagent import (
     SummaryChatMemory,
     bitmall_tools,
 )
+from tinyagent.chat_model import LlmError
 from tinyagent.course.billing import RecordingClient, tally
 from tinyagent.course.catalogue import SIX_TURNS
-from tinyagent.llm import LlmError
 from tinyagent.memory.fork import ForkSummarizer, fork_request
 from tinyagent.messages import ChatMessage, Role
 from tinyagent.offline.cache_rules import cached_tokens, get_rule
@@ -25,7 +25,7 @@ SMALL = {"high_tokens": 300, "low_tokens": 150}
 
 def play(llm, memory, lang="en", turns=None):
     agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False,
-                       labels=lang)
+                       lang=lang)
     for text in turns or SIX_TURNS[lang]:
         agent.run(text)
     return memory

@@ -1,7 +1,7 @@
 """Rules of the agent's guards: the repeated-call test and the no-progress test."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tinyagent.guards import jaccard, no_progress, same_calls
@@ -38,11 +38,14 @@ def test_no_progress_reads_the_last_three_non_blank_thoughts():
     assert not no_progress(DITHER[:2]) and not no_progress([])
 
 
-# 40 examples: 15 already catch a guard that counts blank thoughts (or whitespace
-# ones), or looks at the last three thoughts before dropping the blanks.
-@settings(max_examples=40)
+# The profile's 100 examples (15 already catch a guard that counts blank thoughts,
+# or whitespace ones, or looks at the last three before dropping the blanks), the
+# edges first: the threshold itself, blanks between and after the three.
 @given(st.lists(st.sampled_from([*DITHER, *DRIFT, *EDGE, *UNDER, "", " "]),
                 max_size=8), st.lists(st.integers(0, 8), max_size=3))
+@example(EDGE, [1, 2, 3])
+@example([DRIFT[0], *DITHER], [0, 4, 4])
+@example([], [0])
 def test_blank_thoughts_never_change_the_verdict(thoughts, places):
     """Inserting blank thoughts anywhere gives the same verdict."""
     padded = list(thoughts)

@@ -5,7 +5,7 @@ from fakes import FakeLlm, chat
 
 from tinyagent.llm import LlmClient
 from tinyagent.memory import SUMMARY_HEADER, HybridChatMemory, SummaryChatMemory
-from tinyagent.memory.summarizer import render
+from tinyagent.memory.transcript import render
 from tinyagent.messages import ChatMessage, Role
 
 

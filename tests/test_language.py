@@ -2,8 +2,7 @@
 
 import pytest
 
-from tinyagent.course import language
-from tinyagent.course.language import get_lang, is_chinese, say, set_lang, speaking
+from tinyagent.lang import get_lang, is_chinese, say, set_lang, speaking
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +47,7 @@ def test_an_unknown_language_is_refused_by_name(bad):
     """A language other than "en" or "zh" raises ValueError naming it."""
     with pytest.raises(ValueError, match=repr(bad)):
         set_lang(bad)
-    assert language.get_lang() == "en"
+    assert get_lang() == "en"
 
 
 def test_chinese_text_is_recognised_by_its_characters():

@@ -5,8 +5,8 @@ from zh_text import english_sentences
 
 from tinyagent import ChatMessage, LlmClient
 from tinyagent.course.catalogue import SIX_TURNS
-from tinyagent.course.language import is_chinese, set_lang
 from tinyagent.course.language_cost import by_language, show_tokens, token_pieces
+from tinyagent.lang import is_chinese, set_lang
 from tinyagent.tokens import count_message_tokens, count_tokens
 
 

@@ -3,7 +3,8 @@
 import httpx
 import pytest
 
-from tinyagent.llm import LlmClient, LlmError
+from tinyagent.chat_model import LlmError
+from tinyagent.llm import LlmClient
 from tinyagent.messages import ChatMessage
 
 KEY = "sk-test0123456789abcdefSECRET"

@@ -14,7 +14,8 @@ from fake_server import (
 )
 
 from tinyagent import InMemoryChatMemory, ReActAgent, bitmall_tools
-from tinyagent.llm import LlmClient, LlmError
+from tinyagent.chat_model import LlmError
+from tinyagent.llm import LlmClient
 from tinyagent.messages import ChatMessage
 
 KEY = "sk-test0123456789abcdefSECRET"

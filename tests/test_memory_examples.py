@@ -6,11 +6,11 @@ import importlib
 
 import pytest
 
-MODULES = ["tinyagent.memory.base", "tinyagent.memory.compressed",
+MODULES = ["tinyagent.memory.turns", "tinyagent.memory.compressed",
            "tinyagent.memory.budget", "tinyagent.memory.entities",
            "tinyagent.memory.fence", "tinyagent.production.eviction",
            "tinyagent.production.incremental",
-           "tinyagent.lang"]
+           "tinyagent.lang", "tinyagent.chat_model"]
 
 
 @pytest.mark.parametrize("name", MODULES)

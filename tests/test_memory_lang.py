@@ -6,8 +6,11 @@ import pytest
 from fakes import FakeLlm, chat, fed
 from zh_text import stray_english
 
+from tinyagent import SYSTEM_PROMPT_ZH, ReActAgent, bitmall_tools
 from tinyagent.lang import set_lang
 from tinyagent.memory import (
+    PROMPT,
+    PROMPT_ZH,
     SUMMARY_HEADER,
     SUMMARY_HEADER_ZH,
     HybridChatMemory,
@@ -33,16 +36,22 @@ def test_a_summary_memory_follows_the_package_language():
     english = fed(SummaryChatMemory(FakeLlm(), 4, 2, lang="en"), chat(3))
     assert chinese.messages()[0].content.startswith(SUMMARY_HEADER_ZH)
     assert english.messages()[0].content.startswith(SUMMARY_HEADER)
-    assert Summarizer(FakeLlm()).lang == "zh"
+    assert Summarizer(FakeLlm()).language(None, []) == "zh"
 
 
-def test_the_language_is_read_once_at_construction():
-    """A memory keeps the language it was built in: switching later changes the
-    next memory, not this one."""
+def test_the_language_is_the_setting_at_the_time_of_the_call():
+    """lang=None means the package's language when the memory speaks, not when it
+    was built: a memory built before set_lang("zh") writes its summary in Chinese
+    after it, as the agent beside it does (the package's one rule, lang.py)."""
     memory = SummaryChatMemory(FakeLlm(), 4, 2)
+    agent = ReActAgent(FakeLlm(), bitmall_tools(), verbose=False)
     set_lang("zh")
     fed(memory, chat(3))
-    assert memory.messages()[0].content.startswith(SUMMARY_HEADER)
+    assert memory.messages()[0].content.startswith(SUMMARY_HEADER_ZH)
+    assert memory.summarizer.request(None, chat(1))[0].content == PROMPT_ZH
+    assert agent.system_prompt == SYSTEM_PROMPT_ZH
+    set_lang("en")
+    assert memory.summarizer.request(None, chat(1))[0].content == PROMPT
 
 
 BAD = [

@@ -7,10 +7,10 @@ results, an answer; order, tracking and refund numbers are sprinkled in the text
 import re
 
 from fakes import FakeLlm
-from hypothesis import given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tinyagent.llm import LlmError
+from tinyagent.chat_model import LlmError
 from tinyagent.memory import (
     HybridChatMemory,
     InMemoryChatMemory,
@@ -19,15 +19,15 @@ from tinyagent.memory import (
     TokenWindowChatMemory,
     split_turns,
 )
-from tinyagent.memory.summarizer import SUMMARY_FOOTER
+from tinyagent.memory.fence import SUMMARY_FOOTER
 from tinyagent.messages import ChatMessage, Role, ToolCall
 from tinyagent.tokens import count_message_tokens
 
-# 30 examples a property: already 20 catch each planted bug we tried (a window that
-# keeps one message too few or cuts a turn, a token total not kept right, the newest
-# turn cut, a compression that cuts one turn too many or mid-turn, a summary without
-# its ids guard or without the previous summary's ids); 60 took twice the time.
-FAST = settings(max_examples=30, deadline=None)
+# The profile's 100 examples a property (tests/conftest.py), the known edges first
+# as @example: 20 already catch each planted bug we tried (a window that keeps one
+# message too few or cuts a turn, a token total not kept right, the newest turn cut,
+# a compression that cuts one turn too many or mid-turn, a summary without its ids
+# guard or without the previous summary's ids).
 
 ids = st.one_of(st.integers(10000, 99999).map(str),
                 st.integers(0, 10**10 - 1).map(lambda n: f"SF{n:010d}"),
@@ -53,6 +53,11 @@ def build(specs):
 
 
 conversations = st.lists(turn_specs, min_size=1, max_size=20).map(build)
+# The edges: a turn longer than any window (two tool calls), tool turns back to
+# back, one plain exchange.
+LONG_TURNS = build([(["88231"], 2, ["SF1234567890"]), (["退款"], 2, []),
+                    (["RF20260701001"], 0, ["ok"])])
+PLAIN = build([(["where"], 0, ["88231"])])
 
 
 # Summarizers that behave per mode: ok, raise, empty, or drop every id.
@@ -104,8 +109,9 @@ def newest_turns_within(added, fits):
     return kept
 
 
-@FAST
 @given(conversations, st.sampled_from(["ok", "raise", "empty", "drops ids"]))
+@example(LONG_TURNS, "ok")
+@example(LONG_TURNS, "raise")
 def test_no_strategy_ever_returns_an_orphan(conversation, mode):
     """After every add no tool result lacks its call and nothing starts with a tool;
     after every complete turn no call lacks its results."""
@@ -120,8 +126,9 @@ def test_no_strategy_ever_returns_an_orphan(conversation, mode):
             assert n not in ends or calls_have_their_results(held), memory
 
 
-@FAST
 @given(conversations, st.integers(2, 12))
+@example(LONG_TURNS, 2)  # each turn alone is over the window
+@example(PLAIN, 2)  # exactly full
 def test_the_window_holds_the_newest_whole_turns_that_fit(conversation, size):
     """After every add, the window equals the newest whole turns within max_messages
     (a lone oversize newest turn included): never more, never a cut turn."""
@@ -134,8 +141,9 @@ def test_the_window_holds_the_newest_whole_turns_that_fit(conversation, size):
         assert len(memory) <= size or len(split_turns(expected)) == 1
 
 
-@FAST
 @given(conversations, st.integers(1, 200))
+@example(LONG_TURNS, 1)  # every turn alone is over the budget
+@example(PLAIN, sum(count_message_tokens(m) for m in PLAIN))  # exactly full
 def test_the_token_window_holds_the_newest_whole_turns_that_fit(conversation, budget):
     """After every add, the token window equals the newest whole turns within
     max_tokens, and its running total equals a recount."""
@@ -149,9 +157,9 @@ def test_the_token_window_holds_the_newest_whole_turns_that_fit(conversation, bu
         assert memory.tokens == tokens(memory.messages())
 
 
-@FAST
 @given(conversations, st.integers(2, 8), st.integers(1, 6),
        st.sampled_from(["ok", "raise"]))
+@example(LONG_TURNS, 2, 1, "ok")  # the smallest sizes, long turns
 def test_hybrid_keeps_the_newest_recent_size_verbatim(conversation, recent, extra,
                                                       mode):
     """After every add, the last recent_size messages are exactly the last added,
@@ -166,10 +174,10 @@ def test_hybrid_keeps_the_newest_recent_size_verbatim(conversation, recent, extr
         assert verbatim[0].role is Role.USER
 
 
-@FAST
 @given(st.lists(st.tuples(st.lists(ids, min_size=1, max_size=3), st.integers(0, 2),
                           st.lists(ids, max_size=2)), min_size=1, max_size=20),
        st.sampled_from(["raise", "empty", "drops ids"]))
+@example([(["88231", "SF1234567890"], 2, ["RF20260701001"])] * 6, "drops ids")
 def test_a_failing_summarizer_loses_no_id(specs, mode):
     """Whatever the summarizer does wrong, every order, tracking and refund number
     ever added is still in messages() (the summary included), while the summary
@@ -185,8 +193,17 @@ def test_a_failing_summarizer_loses_no_id(specs, mode):
         assert not missing, (memory, missing)
 
 
-def test_property_tests_are_reproducible():
+def test_property_tests_are_reproducible_and_draw_enough():
     """Hypothesis is derandomized for every test run (tests/conftest.py), so the
-    same examples are tried on every machine."""
+    same examples are tried on every machine, and draws the profile's 100 a
+    property; the properties above keep it (none asks for fewer)."""
     from hypothesis import settings
+
+    from conftest import EXAMPLES
     assert settings.default.derandomize is True
+    assert settings.default.max_examples == EXAMPLES >= 100
+    properties = [test for test in globals().values()
+                  if getattr(test, "is_hypothesis_test", False)]
+    assert len(properties) == 5 and all(
+        test._hypothesis_internal_use_settings.max_examples == EXAMPLES
+        and test.hypothesis_explicit_examples for test in properties)

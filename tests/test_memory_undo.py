@@ -6,7 +6,7 @@ from concurrent.futures import Executor, Future
 
 import pytest
 from fakes import FakeLlm
-from hypothesis import given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tinyagent.memory import (
@@ -127,8 +127,10 @@ OPS = st.lists(st.sampled_from(["turn", "tool turn", "half step", "pop"]),
                max_size=40)
 
 
-@settings(max_examples=25, deadline=None)
 @given(ops=OPS)
+@example(ops=["pop"])  # on an empty memory
+@example(ops=["half step", "pop", "pop"])  # a step without its results, undone
+@example(ops=["tool turn"] * 6 + ["pop"] * 30)  # back into what a summary holds
 def test_random_adds_and_pops_leave_no_orphan_and_change_no_message(ops):
     """Over any sequence of adds and pops, on every memory: every tool result has
     its call right before it, every call is answered once its step ends, a pop

@@ -35,7 +35,7 @@ DIALOG = {
 
 
 def fork(lang, turns, merge=False, system="You are BitMall's clerk."):
-    ask = ASK[lang].format(turns=turns, merge=MERGE[lang] if merge else "")
+    ask = ASK.say(lang).format(turns=turns, merge=MERGE.say(lang) if merge else "")
     return [{"role": "system", "content": system}, *DIALOG[lang],
             {"role": "user", "content": ask}]
 

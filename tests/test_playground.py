@@ -3,11 +3,10 @@
 import pytest
 from zh_text import english_sentences
 
-from tinyagent import LlmClient
-from tinyagent.course import set_lang
+from tinyagent import LlmClient, set_lang
 from tinyagent.course.catalogue import STRATEGIES
 from tinyagent.display import SUMMARY_STYLE
-from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH
+from tinyagent.memory.fence import SUMMARY_HEADER_ZH
 
 OFFLINE = LlmClient(offline=True)
 

@@ -7,7 +7,7 @@ import pytest
 from tinyagent import LlmClient
 from tinyagent.course import plots
 from tinyagent.course.compare import compare
-from tinyagent.course.language import set_lang
+from tinyagent.lang import set_lang
 
 
 @pytest.fixture(scope="module", autouse=True)

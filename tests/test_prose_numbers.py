@@ -54,7 +54,7 @@ def constants() -> frozenset[Decimal]:
 
     agent = inspect.signature(ReActAgent).parameters
     client = inspect.signature(LlmClient).parameters
-    found = {agent["max_prompt_tokens"].default, agent["max_steps"].default,
+    found = {agent["max_tokens"].default, agent["max_steps"].default,
              DEFAULT_SUMMARY_TOKENS, get_rule("openai").min_tokens,
              get_rule("openai").step_tokens, get_rule("qwen").min_tokens,
              *(client[name].default for name in ("timeout", "max_retries",
@@ -72,7 +72,7 @@ def constants() -> frozenset[Decimal]:
     for lang in ("en", "zh"):  # what every call carries: system prompt, tool schemas
         tools = bitmall_tools(lang=lang)
         system = ReActAgent(LlmClient(offline=True), tools, verbose=False,
-                            labels=lang).build_messages("")
+                            lang=lang).build_messages("")
         found.add(count_messages_tokens(system[:1]) + tools.schema_tokens())
     return frozenset(Decimal(n) for n in found)
 
@@ -124,7 +124,7 @@ def checked(source: str, lang: str) -> str:
     """What the checker of each exercise `source` checks prints: its cases and hints,
     in the notebook's language."""
     from tinyagent.course.exercises import CHECKS, _load_all
-    from tinyagent.course.language import speaking
+    from tinyagent.lang import speaking
 
     _load_all()
 

@@ -16,7 +16,7 @@ import real_model_rules as rules  # noqa: E402
 import recording_proxy as proxy  # noqa: E402
 
 from tinyagent import ChatMessage, InMemoryChatMemory, ReActAgent  # noqa: E402
-from tinyagent.llm import ChatResponse, LlmError  # noqa: E402
+from tinyagent.chat_model import ChatResponse, LlmError  # noqa: E402
 from tinyagent.tools import bitmall_tools  # noqa: E402
 
 texts = st.text(alphabet="ab 12", min_size=1, max_size=6)
@@ -156,11 +156,16 @@ def test_a_missing_model_package_names_the_install_command(monkeypatch):
 
 
 def test_free_port_is_free():
-    """The port returned can be bound at once."""
+    """The port returned is an unprivileged TCP port that can be bound and listened
+    on at once."""
     import socket
 
+    port = local_model.free_port()
+    assert 1024 <= port <= 65535
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", local_model.free_port()))
+        sock.bind(("127.0.0.1", port))
+        sock.listen()
+        assert sock.getsockname() == ("127.0.0.1", port)
 
 
 def reply(content, finish="stop", tool_calls=None):

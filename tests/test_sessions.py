@@ -25,9 +25,8 @@ from tinyagent.production import (
     BackgroundSummaryChatMemory,
     IncrementalSummaryChatMemory,
     SessionManager,
-    SqliteStore,
-    SummaryState,
 )
+from tinyagent.storage import SqliteStore, SummaryState
 
 OFFLINE = LlmClient(offline=True)
 FAILING = LlmClient(offline=True, model="bitmall-offline+error")
@@ -204,8 +203,8 @@ CHILD = textwrap.dedent("""
     import os, sys, threading
     from tinyagent.messages import ChatMessage
     from tinyagent.production import (
-        BackgroundSummaryChatMemory, IncrementalSummaryChatMemory, SessionManager,
-        SqliteStore)
+        BackgroundSummaryChatMemory, IncrementalSummaryChatMemory, SessionManager)
+    from tinyagent.storage import SqliteStore
 
     path, kind = sys.argv[1], sys.argv[2]
     all_added = threading.Event()

@@ -9,7 +9,7 @@ from tinyagent import LlmClient
 from tinyagent.course.cli import main
 from tinyagent.course.sessions_cli import open_session
 from tinyagent.messages import ChatMessage
-from tinyagent.production import IncrementalSummaryMemory, SessionManager
+from tinyagent.production import IncrementalSummaryChatMemory, SessionManager
 from tinyagent.storage import StoreError, open_store
 
 OFFLINE = LlmClient(offline=True)
@@ -33,7 +33,7 @@ def cli(argv, capsys, stdin=None, monkeypatch=None):
 def structured_session(url, turns=3):
     """A stored "structured" session whose oldest turns are summarized."""
     with open_store(url) as store:
-        manager = SessionManager(store, lambda: IncrementalSummaryMemory(
+        manager = SessionManager(store, lambda: IncrementalSummaryChatMemory(
             OFFLINE, keep_recent_turns=1), "structured")
         session = manager.create("alice")
         for n in range(turns):

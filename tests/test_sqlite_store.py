@@ -7,8 +7,7 @@ import threading
 import pytest
 
 from tinyagent.messages import ChatMessage, ToolCall
-from tinyagent.production import SqliteStore, SummaryState
-from tinyagent.storage import StoreError
+from tinyagent.storage import SqliteStore, StoreError, SummaryState
 from tinyagent.storage.sqlite import SCHEMA
 
 CALL = ToolCall("call_1", "queryOrder", {"order_id": "88231"})

@@ -163,7 +163,7 @@ def test_unrecognised_statements_are_kept_as_a_short_note():
 
 def test_eviction_keeps_the_customers_words_over_resolved_facts():
     """Under notebook 08's ladder, a delivered order goes before the delivery rule."""
-    from tinyagent.memory.summarizer import find_ids
+    from tinyagent.memory.entities import find_ids
     from tinyagent.production.eviction import fit
     summary = ("- Order 88231: S10 Pro, delivered, SF Express SF1234567890\n"
                "- Delivery: only deliver after 6 pm\n"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tinyagent import LlmClient
 from tinyagent.messages import ChatMessage, ToolCall
-from tinyagent.production import IncrementalSummaryMemory, SessionManager
+from tinyagent.production import IncrementalSummaryChatMemory, SessionManager
 from tinyagent.settings import mask_url
 from tinyagent.storage import (
     PostgresStore,
@@ -197,7 +197,7 @@ def test_two_handles_on_one_session_lose_nothing(kind, tmp_path):
     """Two handles each add three turns with their own order numbers: after a
     reload every number is in memory, and no version was saved twice."""
     with store_url(kind, tmp_path) as url, open_store(url) as store:
-        manager = SessionManager(store, lambda: IncrementalSummaryMemory(
+        manager = SessionManager(store, lambda: IncrementalSummaryChatMemory(
             OFFLINE, keep_recent_turns=1))
         a = manager.create("alice")
         b = manager.load("alice")
@@ -372,7 +372,7 @@ def test_a_nul_byte_in_a_name_is_a_clear_error(kind, tmp_path):
     naming the rule, never a raw database error."""
     with open_test_store(kind, tmp_path) as store:
         with pytest.raises(ValueError, match="control characters"):
-            SessionManager(store, lambda: IncrementalSummaryMemory(OFFLINE)).open(
+            SessionManager(store, lambda: IncrementalSummaryChatMemory(OFFLINE)).open(
                 "al\x00ice")
 
 
@@ -397,7 +397,7 @@ def test_a_full_disk_is_named_and_a_turn_is_stored_whole_or_not_at_all(tmp_path)
     a turn's question is never stored without its answer; delete says it too."""
     with SqliteStore(tmp_path / "full.db") as store:
         store.create_session("alice", "window")
-        manager = SessionManager(store, lambda: IncrementalSummaryMemory(OFFLINE))
+        manager = SessionManager(store, lambda: IncrementalSummaryChatMemory(OFFLINE))
         session = manager.load("alice")
         pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
         store._conn.execute(f"PRAGMA max_page_count = {pages}")

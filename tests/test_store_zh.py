@@ -18,13 +18,13 @@ from zh_text import english_words
 from tinyagent import LlmClient, ReActAgent, bitmall_tools
 from tinyagent.course.catalogue import SIX_TURNS, make_strategies
 from tinyagent.course.cli import main
-from tinyagent.memory.summarizer import (
+from tinyagent.memory.fence import (
     SUMMARY_FOOTER_ZH,
     SUMMARY_HEADER_ZH,
-    clean,
     summary_message,
     summary_text,
 )
+from tinyagent.memory.summarizer import clean
 from tinyagent.messages import Role, ToolCall
 
 REFUND = "RF20260701001"
@@ -119,10 +119,10 @@ def test_summary_memories_recall_the_refund_number_from_a_chinese_summary(strate
 
 
 def test_the_trace_of_a_chinese_run_has_chinese_labels(capsys):
-    """labels="zh": user, thought, call, result, stop and answer lines are labelled
+    """lang="zh": user, thought, call, result, stop and answer lines are labelled
     in Chinese, and nothing says "step"."""
     llm = LlmClient.from_env()
-    ReActAgent(llm, bitmall_tools(lang="zh"), labels="zh").run(SIX_TURNS["zh"][0])
+    ReActAgent(llm, bitmall_tools(lang="zh"), lang="zh").run(SIX_TURNS["zh"][0])
     out = capsys.readouterr().out
     for label in ("[用户]", "[思考]", "[调用]", "[结果]", "[结束]", "[回复]"):
         assert label in out
@@ -130,9 +130,9 @@ def test_the_trace_of_a_chinese_run_has_chinese_labels(capsys):
 
 
 def test_auto_labels_follow_the_user(capsys):
-    """labels="auto": an English message gets the English trace, a Chinese one the
+    """lang="auto": an English message gets the English trace, a Chinese one the
     Chinese trace."""
-    agent = ReActAgent(LlmClient.from_env(), bitmall_tools(), labels="auto")
+    agent = ReActAgent(LlmClient.from_env(), bitmall_tools(), lang="auto")
     agent.run("Where is order 88231?")
     assert capsys.readouterr().out.startswith("User: ")
     agent.run("订单 88231 到哪了")

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from tinyagent import ReActAgent, bitmall_tools
-from tinyagent.llm import ChatResponse, LlmClient, Usage
-from tinyagent.memory.budget import IDS_LINE_ZH
-from tinyagent.memory.summarizer import (
-    IDS_LINE,
+from tinyagent.chat_model import ChatResponse, Usage
+from tinyagent.llm import LlmClient
+from tinyagent.memory.budget import IDS_LINE, IDS_LINE_ZH
+from tinyagent.memory.fence import (
     SUMMARY_FOOTER,
     SUMMARY_FOOTER_ZH,
     SUMMARY_HEADER,

@@ -5,20 +5,13 @@ from types import SimpleNamespace
 import pytest
 from fakes import FakeLlm
 
-from tinyagent.llm import ChatResponse, LlmClient, LlmError, Usage
-from tinyagent.memory.summarizer import (
-    IDS_LINE,
-    IDS_LINE_ZH,
-    PROMPT,
-    PROMPT_ZH,
-    SUMMARY_FOOTER,
-    SUMMARY_HEADER,
-    Summarizer,
-    drop_invented,
-    find_ids,
-    render,
-    summary_message,
-)
+from tinyagent.chat_model import ChatResponse, LlmError, Usage
+from tinyagent.llm import LlmClient
+from tinyagent.memory.budget import IDS_LINE, IDS_LINE_ZH
+from tinyagent.memory.entities import drop_invented, find_ids
+from tinyagent.memory.fence import SUMMARY_FOOTER, SUMMARY_HEADER, summary_message
+from tinyagent.memory.summarizer import PROMPT, PROMPT_ZH, Summarizer
+from tinyagent.memory.transcript import render
 from tinyagent.messages import ChatMessage, ToolCall
 from tinyagent.tokens import count_tokens
 
@@ -296,12 +289,13 @@ def test_a_failed_model_call_falls_back(error):
     assert summarizer.fallbacks == 1
 
 
-def test_the_old_name_of_the_budget_still_works_and_says_its_new_name():
-    """Summarizer(max_tokens=...) sets max_summary_tokens, with a DeprecationWarning
-    naming the new keyword; .max_tokens reads it back."""
-    with pytest.warns(DeprecationWarning, match="max_summary_tokens"):
-        summarizer = Summarizer(FakeLlm(), max_tokens=120)
-    assert summarizer.max_summary_tokens == summarizer.max_tokens == 120
+def test_the_summary_budget_has_one_name():
+    """max_summary_tokens is the summary's budget; max_tokens, the reply cap's name
+    in the API, is not taken for it."""
+    assert Summarizer(FakeLlm(), max_summary_tokens=120).max_summary_tokens == 120
+    with pytest.raises(TypeError, match="max_tokens"):
+        Summarizer(FakeLlm(), max_tokens=120)
+    assert not hasattr(Summarizer(FakeLlm()), "max_tokens")
 
 
 def test_a_line_with_a_real_id_and_an_invented_one_is_dropped():

@@ -11,17 +11,18 @@ import pytest
 from fakes import FakeLlm
 
 from tinyagent import ChatMessage, HybridChatMemory, SummaryChatMemory
-from tinyagent.llm import ChatResponse, LlmError, Usage
+from tinyagent.chat_model import ChatResponse, LlmError, Usage
 from tinyagent.memory import summarizer as summarizer_module
-from tinyagent.memory.summarizer import Summarizer, find_ids
-from tinyagent.production import IncrementalSummaryMemory
+from tinyagent.memory.entities import find_ids
+from tinyagent.memory.summarizer import Summarizer
+from tinyagent.production import IncrementalSummaryChatMemory
 from tinyagent.production.compact import CompactChatMemory
 
 SPAN = [ChatMessage.user("Where is my order 88231?"),
         ChatMessage.assistant("Order 88231 was delivered, tracking SF1234567890.")]
 MEMORIES = {"summary": lambda llm: SummaryChatMemory(llm, 10, 4),
             "hybrid": lambda llm: HybridChatMemory(llm, 4, 8),
-            "structured": lambda llm: IncrementalSummaryMemory(llm, 2, 6),
+            "structured": lambda llm: IncrementalSummaryChatMemory(llm, 2, 6),
             "compact": lambda llm: CompactChatMemory(llm, 300, 150)}
 
 

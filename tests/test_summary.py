@@ -3,9 +3,12 @@
 import pytest
 from fakes import FakeLlm, chat, fed
 
-from tinyagent.llm import LlmClient, LlmError
+from tinyagent.chat_model import LlmError
+from tinyagent.display import memory_table
+from tinyagent.llm import LlmClient
 from tinyagent.memory import SUMMARY_FOOTER, SUMMARY_HEADER, SummaryChatMemory
-from tinyagent.memory.summarizer import SUMMARY_HEADER_ZH, render
+from tinyagent.memory.fence import SUMMARY_HEADER_ZH
+from tinyagent.memory.transcript import render
 from tinyagent.messages import ChatMessage, Role, ToolCall
 from tinyagent.tokens import count_message_tokens
 
@@ -122,7 +125,7 @@ def test_repr_shows_settings_and_compressions():
 def test_the_html_table_shades_the_summary_row():
     """In the notebook table the summary row, and only it, is highlighted."""
     memory = fed(SummaryChatMemory(FakeLlm(), threshold=4, keep_recent=2), chat(3))
-    html = memory._repr_html_()
+    html = memory_table(memory)
     assert html.count("background") == 1
     # Numbers are wrapped so they never split: read the text without those spans.
     text = html.replace('<span style="white-space:nowrap">', "").replace("</span>", "")

@@ -23,7 +23,8 @@ import pytest
 from test_glossary import CODE, GLOSSARY, banned_words
 from zh_text import stray_english
 
-from tinyagent.course.cli_args import build_parser, typed_words
+from tinyagent.course.cli import build_parser
+from tinyagent.course.cli_args import typed_words
 from tinyagent.lang import speaking
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,17 +18,11 @@ from tinyagent import (
     SlidingWindowChatMemory,
     SummaryChatMemory,
 )
-from tinyagent.memory.base import split_turns
-from tinyagent.memory.summarizer import (
-    PROMPT,
-    SUMMARY_FOOTER,
-    SUMMARY_HEADER,
-    fallback_summary,
-    find_ids,
-    keep_ids,
-    render,
-    summary_message,
-)
+from tinyagent.memory.entities import find_ids, keep_ids
+from tinyagent.memory.fence import SUMMARY_FOOTER, SUMMARY_HEADER, summary_message
+from tinyagent.memory.summarizer import PROMPT, fallback_summary
+from tinyagent.memory.transcript import render
+from tinyagent.memory.turns import split_turns
 from tinyagent.messages import ChatMessage, Role
 from tinyagent.production import CompactChatMemory
 from tinyagent.production.incremental import SummaryState
@@ -975,33 +969,35 @@ RESTORE = [
 ]
 
 
-# -- 08.fence
+# -- 08.fence: English-edition code, which defuses the English markers, so it
+# writes the English fence (summary_message follows the setting otherwise)
 def fence(summary):
     while SUMMARY_HEADER in summary or SUMMARY_FOOTER in summary:
         for marker in (SUMMARY_HEADER, SUMMARY_FOOTER):
             summary = summary.replace(marker, marker.strip("[]"))
-    return summary_message(summary)
+    return summary_message(summary, "en")
 
 
 def defuses_once(summary):
     """Each marker's brackets removed once: "[[footer]]" becomes a footer."""
     for marker in (SUMMARY_HEADER, SUMMARY_FOOTER):
         summary = summary.replace(marker, marker.strip("[]"))
-    return summary_message(summary)
+    return summary_message(summary, "en")
 
 
 FENCE = [
     ("defuses-the-first-only", lambda s: summary_message(
         s.replace(SUMMARY_HEADER, SUMMARY_HEADER.strip("[]"), 1)
-        .replace(SUMMARY_FOOTER, SUMMARY_FOOTER.strip("[]"), 1)), "two forged footers"),
-    ("no-defusing", lambda s: summary_message(s), "a forged footer"),
-    ("footer-only", lambda s: summary_message(s.replace(SUMMARY_FOOTER, "")),
+        .replace(SUMMARY_FOOTER, SUMMARY_FOOTER.strip("[]"), 1), "en"),
+     "two forged footers"),
+    ("no-defusing", lambda s: summary_message(s, "en"), "a forged footer"),
+    ("footer-only", lambda s: summary_message(s.replace(SUMMARY_FOOTER, ""), "en"),
      "a forged footer"),
     ("drops-lines", lambda s: fence(s.splitlines()[-1]), "a forged header"),
     ("as-user", lambda s: ChatMessage.user(fence(s).content), "a summary goes"),
     # the old word check found the deleted words in the real footer: it passed
     ("deletes-forged-markers", lambda s: summary_message(
-        s.replace(SUMMARY_HEADER, "").replace(SUMMARY_FOOTER, "")),
+        s.replace(SUMMARY_HEADER, "").replace(SUMMARY_FOOTER, ""), "en"),
      "a forged footer"),
     ("defuses-once", defuses_once, "a marker forged inside brackets"),
 ]

@@ -10,16 +10,10 @@ editions.
 from test_exercise_catalogue import OFFICIAL, official
 
 from tinyagent import ChatMessage
-from tinyagent.memory.summarizer import (
-    PROMPT_ZH,
-    SUMMARY_FOOTER_ZH,
-    SUMMARY_HEADER_ZH,
-    fallback_summary,
-    find_ids,
-    keep_ids,
-    render,
-    summary_message,
-)
+from tinyagent.memory.entities import find_ids, keep_ids
+from tinyagent.memory.fence import SUMMARY_FOOTER_ZH, SUMMARY_HEADER_ZH, summary_message
+from tinyagent.memory.summarizer import PROMPT_ZH, fallback_summary
+from tinyagent.memory.transcript import render
 
 
 def merge_summary(llm, previous, overflow):

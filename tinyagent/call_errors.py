@@ -17,19 +17,6 @@ from .lang import say
 from .messages import clip
 
 SDK_PREFIX = re.compile(r"^Error code: \d+ - ")  # the openai SDK's, before the text
-KEY_LIKE = re.compile(r"(sk-|Bearer\s+)[\w.-]+|\b[\w-]{32,}\b")
-
-
-def short(exc: Exception, secrets: list[str]) -> str:
-    """The provider's message, clipped, with our key and anything key-like masked.
-
-    Providers echo part or all of a rejected key ("Incorrect API key provided:
-    sk-abc…"); it must not reach a notebook output or a log line.
-    """
-    text = str(getattr(exc, "message", exc)).replace("\n", " ")
-    for secret in secrets:
-        text = text.replace(secret, "***")
-    return KEY_LIKE.sub("***", text)[:200]
 
 
 def hint(status: int, response: Any) -> str:

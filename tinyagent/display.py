@@ -1,8 +1,11 @@
 """Show a memory: one row a message, as text for a terminal and as HTML for a notebook.
 
 Introduced in notebook 02, where a memory first displays itself. Every place that
-shows a memory uses these two functions: a memory's `_repr_html_`, `print_memory`
-(and with it `tinyagent chat`'s /memory), and the notebook 09 playground. Each row
+shows a memory uses these two functions: a notebook (`memory_table`), `print_memory`
+(and with it `tinyagent chat`'s /memory), and the notebook 09 playground. The
+memories know nothing of HTML: this module sits above them, and importing tinyagent
+tells a running IPython, once, to draw every memory as `memory_table`
+(`draw_memories_in_notebooks`). Each row
 holds the message's number, role, tokens and a one-line preview; the summary row is
 labelled "summary", shown without its fence, and marked (★ in text, shaded in
 HTML). HTML takes its colours from the notebook's theme (JupyterLab's --jp-*
@@ -18,9 +21,11 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 from collections.abc import Sequence
 
-from .lang import is_chinese, text_width
+from .lang import Lang, get_lang, text_width
+from .memory.base import BaseChatMemory, ChatMemory
 from .messages import ChatMessage, Role, clip
 from .tokens import count_message_tokens
 
@@ -41,12 +46,10 @@ LABELS = {"user": "用户", "assistant": "助手", "tool": "工具", "summary": 
 LEFT = "text-align:left;overflow-wrap:anywhere"
 
 
-def language(messages: Sequence[ChatMessage], lang: str = "auto") -> str:
-    """`lang`, or for "auto" the dialog's: "zh" when a user message holds Chinese."""
-    if lang != "auto":
-        return lang
-    return "zh" if any(m.role is Role.USER and is_chinese(m.content)
-                       for m in messages) else "en"
+def language(messages: Sequence[ChatMessage], lang: str | None = "auto") -> Lang:
+    """`lang` by the package's one rule, "auto" reading the customer's words: "zh"
+    when a user message holds Chinese."""
+    return get_lang(lang, " ".join(m.content for m in messages if m.role is Role.USER))
 
 
 def label(word: str, lang: str) -> str:
@@ -115,3 +118,19 @@ def memory_html(messages: Sequence[ChatMessage], caption: str,
             "<tr><th>#</th>" + "".join(f"<th>{label(word, lang)}</th>" for word in
                                        ("role", "tokens", "preview")) + "</tr>"
             + "".join(rows) + "</table>")
+
+
+def memory_table(memory: ChatMemory) -> str:
+    """A memory as a notebook shows it: its messages' table under its repr."""
+    return memory_html(memory.messages(), repr(memory))
+
+
+def draw_memories_in_notebooks() -> None:
+    """Have a running IPython (a notebook) draw every memory of this package as
+    `memory_table`; outside IPython there is nothing to tell. The package's
+    __init__ calls it, so `memory` alone in a cell shows the table."""
+    ipython = sys.modules.get("IPython")  # never imported here: a script stays fast
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None:
+        shell.display_formatter.formatters["text/html"].for_type(BaseChatMemory,
+                                                                 memory_table)

@@ -1,10 +1,12 @@
 """LlmClient: one small door to any OpenAI-compatible model, or the offline one.
 
-Introduced in notebook 00. The same code talks to Bailian/DashScope, DeepSeek, OpenAI,
-Ollama or vLLM through the `openai` SDK, and, with no API key, to the offline BitMall
-model, which sits behind the very same SDK as an in-process HTTP transport. Retries and
-timeouts are the SDK's own; the reply is checked in `reply.py`. Left out: streaming,
-async calls and multimodal input.
+Introduced in notebook 00. It implements `SupportsChat` (chat_model.py), the one
+method the agent and the memories call, which import that module and never this
+one. The same code talks to Bailian/DashScope, DeepSeek, OpenAI, Ollama or vLLM
+through the `openai` SDK, and, with no API key, to the offline BitMall model, which
+sits behind the very same SDK as an in-process HTTP transport. Retries and timeouts
+are the SDK's own; the reply is checked in `reply.py`. Left out: streaming, async
+calls and multimodal input.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from .cache_marks import mark_breakpoints
 from .call_errors import (
@@ -20,12 +22,12 @@ from .call_errors import (
     connection_problem,
     http_failed,
     offline_where,
-    short,
     timed_out,
 )
-from .lang import get_lang, say
+from .chat_model import ChatResponse, LlmError, Usage, error_text
+from .lang import say
 from .messages import ChatMessage
-from .reply import BadReply, ChatResponse, Usage, parse_reply
+from .reply import BadReply, parse_reply
 from .settings import (
     BANNER,
     check_api_key,
@@ -43,7 +45,7 @@ from .settings import (
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["ChatResponse", "LlmClient", "LlmError", "SupportsChat", "Usage"]
+__all__ = ["LlmClient"]
 
 DEFAULT_BASE_URL = "https://dashscope.aliyuncs.com/compatible-mode/v1"  # Bailian
 DEFAULT_MODEL = "qwen-plus"
@@ -51,18 +53,6 @@ OFFLINE_BASE_URL = "http://bitmall.offline/v1"  # never resolved: served in-proc
 # Sent as max_tokens with every call (answers and summaries): one runaway reply must
 # not cost minutes and fill the memory. TINYAGENT_MAX_REPLY_TOKENS changes it.
 DEFAULT_MAX_REPLY_TOKENS = 1024
-
-
-class LlmError(RuntimeError):
-    """A model call failed. The message says why and what to check, never the key."""
-
-
-class SupportsChat(Protocol):
-    """Anything with LlmClient's chat(): the real client, the offline one, a fake.
-    The agent and the summarizers need nothing more from a model."""
-
-    def chat(self, messages: list[ChatMessage],
-             tools: list[dict[str, Any]] | None = None) -> ChatResponse: ...
 
 
 def _env_flag(name: str) -> bool:
@@ -156,7 +146,7 @@ class LlmClient:
     def describe(self, lang: str | None = None) -> str:
         """One line for a notebook banner (two with a real model), in `lang`: "en" or
         "zh", or the package's language (`set_lang`) when None."""
-        text = BANNER[get_lang(lang)]  # get_lang names a lang that is neither
+        text = BANNER.say(lang)  # get_lang names a lang that is neither
         source = (text["file"].format(self.env_file) if self.env_file else
                   text["environment"])
         if self.offline:
@@ -209,7 +199,7 @@ class LlmClient:
                                     cast_to=httpx.Response).content
         except openai.APIStatusError as exc:
             raise LlmError(http_failed(exc.status_code, self._where(),
-                                       short(exc, self._secrets()), exc.response)
+                                       error_text(exc, self._secrets()), exc.response)
                            ) from None
         except openai.APITimeoutError:
             waited, attempts = time.monotonic() - started, self.max_retries + 1

@@ -11,56 +11,14 @@ logprobs and audio or image parts.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import ChatMessage, ToolCall, parse_arguments
+from .chat_model import ChatResponse, Usage
+from .messages import ToolCall, parse_arguments
 
 
 class BadReply(ValueError):
     """The server answered, but not with a usable Chat Completions reply."""
-
-
-@dataclass(frozen=True)
-class Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    # Of prompt_tokens, those the provider's prompt cache held (billed less; notebook
-    # 06): OpenAI and Qwen say prompt_tokens_details.cached_tokens, DeepSeek says
-    # prompt_cache_hit_tokens. 0 when the provider says nothing.
-    cached_tokens: int = 0
-    # Of prompt_tokens, those written to the cache at a premium (GPT-5.6 and later
-    # say prompt_tokens_details.cache_write_tokens; notebook 06). 0 when not said;
-    # left out of the repr, where notebook 00 shows a usage without a cache.
-    written_tokens: int = field(default=0, repr=False)
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(self.prompt_tokens + other.prompt_tokens,
-                     self.completion_tokens + other.completion_tokens,
-                     self.cached_tokens + other.cached_tokens,
-                     self.written_tokens + other.written_tokens)
-
-
-@dataclass(frozen=True)
-class ChatResponse:
-    """What one model call returned: text, tool calls (maybe none) and token usage.
-
-    `finish_reason` is the provider's: "stop", "tool_calls", or "length" when the
-    reply was cut at the reply-length cap (then `content` is incomplete).
-    """
-
-    content: str
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    finish_reason: str = "stop"
-
-    def to_message(self) -> ChatMessage:
-        """The assistant message to append to the conversation."""
-        return ChatMessage.assistant(self.content, tool_calls=tuple(self.tool_calls))
 
 
 def parse_reply(body: bytes | str, max_reply_tokens: int) -> ChatResponse:

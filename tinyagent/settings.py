@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .lang import say
+from .lang import Pair, say
 from .redact import mask_url, scrub, url_secret, url_secrets
 
 __all__ = ["BANNER", "check_api_key", "check_count", "check_timeout", "check_url",
@@ -171,19 +171,18 @@ def numbers_from_env() -> dict[str, Any]:
 
 
 # The notebook banner, in English and in Chinese (notebooks/zh).
-BANNER = {
-    "en": {"file": "Settings from {}.", "gap": " ",
+BANNER = Pair(
+    {"file": "Settings from {}.", "gap": " ",
            "environment": "Settings from the environment (no .env file).",
            "offline": "Using the offline BitMall model (deterministic, no network). "
                       "Set TINYAGENT_API_KEY to use a real model.",
            "real": "Using a real model: {model} at {where}. {source}\nEach call waits "
                    "{timeout:g}s, {attempts} attempt{s} (at most {wait:.0f}s); replies "
                    "are capped at {cap} tokens."},
-    "zh": {"file": "设置来自 {}。", "gap": "",
+    {"file": "设置来自 {}。", "gap": "",
            "environment": "设置来自环境变量（没有 .env 文件）。",
            "offline": "使用离线的 BitMall 模型（结果确定，不联网）。"
                       "设置 TINYAGENT_API_KEY 即可改用真实模型。",
            "real": "使用真实模型：{model}，地址 {where}。{source}\n每次调用最多等 "
                    "{timeout:g} 秒，共 {attempts} 次尝试（最多 {wait:.0f} 秒）；"
-                   "回复最多 {cap} 个 token。"},
-}
+                   "回复最多 {cap} 个 token。"})

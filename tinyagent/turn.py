@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .guards import CUT_NOTE, REPEAT_NOTICE, TOO_MANY_CALLS, no_progress, same_calls
-from .lang import is_chinese
+from .lang import Lang, get_lang
 from .messages import ChatMessage
-from .trace import RunTrace, Step
+from .trace import RunTrace, Step, StopReason
 
 if TYPE_CHECKING:
-    from .reply import ChatResponse
+    from .chat_model import ChatResponse
     from .tools.registry import ToolRegistry
 
 
@@ -29,14 +29,14 @@ class Turn:
 
     trace: RunTrace  # trace.messages is the whole array sent to the model
     own: list[ChatMessage]  # this turn's messages only, from the user's on
-    zh: bool  # the question is Chinese: notes to the model and apologies follow it
+    lang: Lang  # the question's: notes to the model and apologies follow it
     repeats: int = 0  # steps in a row that made the previous step's calls again
 
     @classmethod
     def start(cls, messages: list[ChatMessage], question: str) -> Turn:
         """A turn whose array is `messages`, ending with the user's `question`."""
         return cls(RunTrace(question=question, messages=messages), [messages[-1]],
-                   is_chinese(question))
+                   get_lang("auto", question))
 
     @property
     def messages(self) -> list[ChatMessage]:
@@ -53,15 +53,17 @@ class Turn:
         self.trace.prompt_tokens.append(response.usage.prompt_tokens or tokens)
         self.trace.cached_tokens.append(getattr(response.usage, "cached_tokens", 0))
 
-    def final_answer(self, response: ChatResponse) -> str:
-        """Take a reply without tool calls as the answer; return the stop reason."""
+    def take_reply(self, response: ChatResponse) -> StopReason:
+        """Take a reply without tool calls as the turn's answer, and say how the
+        turn ends: ANSWER; CUT_OFF, the answer marked as cut; or EMPTY_REPLY, which
+        an apology replaces."""
         self.trace.answer = response.content
         if not response.content.strip():  # an empty reply is never the answer
-            return "empty_reply"
+            return StopReason.EMPTY_REPLY
         if response.finish_reason == "length":  # never stored as complete
-            self.trace.answer += " " + CUT_NOTE[self.zh]
-            return "cut_off"
-        return "answer"
+            self.trace.answer += " " + CUT_NOTE.say(self.lang)
+            return StopReason.CUT_OFF
+        return StopReason.ANSWER
 
     def step(self, response: ChatResponse, limit: int) -> tuple[Step, int]:
         """The reply as a step of at most `limit` tool calls, and how many were
@@ -81,13 +83,13 @@ class Turn:
         self.add(ChatMessage.assistant(step.thought, step.tool_calls))
         for index, call in enumerate(step.tool_calls, 1):
             if self.repeats:
-                result = REPEAT_NOTICE[self.zh].format(call=call.signature())
+                result = REPEAT_NOTICE.say(self.lang).format(call=call.signature())
             else:
                 result = tools.run(call)
                 self.trace.tool_calls.append(call)
             if refused and index == len(step.tool_calls):  # the model learns why
-                result += "\n" + TOO_MANY_CALLS[self.zh].format(count=refused,
-                                                                 limit=limit)
+                result += "\n" + TOO_MANY_CALLS.say(self.lang).format(
+                    count=refused, limit=limit)
             step.results.append(result)
             self.add(ChatMessage.tool(call.id, result))
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tinyagent import ChatMessage, HybridChatMemory, SummaryChatMemory
+from tinyagent.chat_model import ChatResponse
 from tinyagent.offline import complete
 from tinyagent.offline.statements import TOPICS
-from tinyagent.production import IncrementalSummaryMemory
+from tinyagent.production import IncrementalSummaryChatMemory
 from tinyagent.production.compact import CompactChatMemory
-from tinyagent.reply import ChatResponse
 
 from . import KINDS
 
@@ -33,7 +33,7 @@ LLM = Offline()
 MEMORIES: dict[str, Callable[[], object]] = {
     "summary 10/4": lambda: SummaryChatMemory(LLM, 10, 4),
     "hybrid 4/8": lambda: HybridChatMemory(LLM, 4, 8),
-    "structured 2/6": lambda: IncrementalSummaryMemory(LLM, keep_recent_turns=2,
+    "structured 2/6": lambda: IncrementalSummaryChatMemory(LLM, keep_recent_turns=2,
                                                        batch_turns=6),
     "compact 600/200": lambda: CompactChatMemory(LLM, 600, 200),
 }

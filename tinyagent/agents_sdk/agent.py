@@ -71,7 +71,7 @@ def bitmall_agent(llm: LlmClient | None = None, lang: str | None = None,
     model = OpenAIChatCompletionsModel(model=llm.model,
                                        openai_client=client or async_client(llm))
     return Agent(name="BitMall", model=model,
-                 instructions=SYSTEM_PROMPTS[lang] + "\n\n" + MEMORY_HINTS[lang],
+                 instructions=f"{SYSTEM_PROMPTS.say(lang)}\n\n{MEMORY_HINTS.say(lang)}",
                  tools=function_tools(tools or bitmall_tools(lang=lang)))
 
 

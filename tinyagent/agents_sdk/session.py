@@ -31,7 +31,7 @@ import asyncio
 from agents.memory import SessionABC, SessionSettings
 from agents.memory.session_settings import resolve_session_limit
 
-from ..memory.base import ChatMemory
+from ..memory.base import ChatMemory, add_turn
 from ..production.sessions import SessionManager
 from ..storage import Store
 from .items import Item, from_items, to_items
@@ -63,13 +63,8 @@ class MemorySession(SessionABC):
         messages = from_items(items)
         if not messages:
             return
-        async with self._lock:
-            add_all = getattr(self.memory, "add_all", None)
-            if add_all is not None:  # a stored session: one transaction a batch
-                add_all(messages)
-            else:
-                for message in messages:
-                    self.memory.add(message)
+        async with self._lock:  # a stored session: one transaction a batch
+            add_turn(self.memory, messages)
 
     async def pop_item(self) -> Item | None:
         async with self._lock:

@@ -11,9 +11,9 @@ playground.py is notebook 09's widget; cli.py, compare_cli.py, sessions_cli.py,
 memory_kit_cli.py and terminal.py are the
 `tinyagent` command; memory_kit.py (with cookbook_session.py) grades any framework's
 memory (notebook 10);
-exercises/ holds the notebooks' checkers; language.py is the course's language
-(`set_lang("zh")` in the Chinese notebooks); names.py titles the strategies on
-screen. Showing a memory is the memory's own job (memory/display.py).
+exercises/ holds the notebooks' checkers; language.py draws Chinese in plots (the
+language switch itself, `set_lang`, is tinyagent's); names.py titles the
+strategies on screen. Showing a memory is display.py's.
 
 Every name the notebooks use can be imported from here (`from tinyagent.course
 import compare, plot_tokens`). Each is loaded on first use (PEP 562), so `import
@@ -27,8 +27,6 @@ import importlib
 import sys
 import types
 from typing import Any
-
-from .language import get_lang, say, set_lang
 
 # name -> the module (under tinyagent.course) that defines it
 WHERE = {
@@ -82,9 +80,9 @@ sys.modules[__name__].__class__ = _Course
 __all__ = ["CookbookSummarizingSession", "HALF", "LUNCH", "Playground",
            "RecordingClient", "SIX_TURNS", "Schedule", "Sweep", "Table", "bill",
            "billed", "by_language", "check", "compare", "draw_messages", "evaluate",
-           "get_lang", "grade", "kit_table", "make_strategies", "pad", "picture",
+           "grade", "kit_table", "make_strategies", "pad", "picture",
            "planted_dialog", "plot_bill_map", "plot_recall_cost", "plot_text",
            "plot_tokens", "price_for", "print_memory", "problem_text", "record_runs",
-           "recording_async_client", "rules_table", "run_strategy", "say", "score",
-           "set_lang", "show_tokens", "statements", "strategy_title", "talk",
+           "recording_async_client", "rules_table", "run_strategy", "score",
+           "show_tokens", "statements", "strategy_title", "talk",
            "use_chinese_font", "with_baseline"]

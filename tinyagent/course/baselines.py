@@ -16,17 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..lang import is_chinese
+from ..chat_model import ChatResponse, Usage
+from ..lang import Pair
 from ..llm import LlmClient
 from ..memory.hybrid import HybridChatMemory
 from ..messages import ChatMessage
-from ..reply import ChatResponse, Usage
 from ..tokens import count_messages_tokens, count_tokens
 from .catalogue import MemoryFactory
 from .evaluation import Evaluation, evaluate
 
-USELESS = {"en": "- The customer chatted about some orders.",
-           "zh": "- 顾客聊了一些订单的事。"}
+USELESS = Pair("- The customer chatted about some orders.", "- 顾客聊了一些订单的事。")
 LABEL = "useless 4/8"  # the name tables give it: the hybrid's sizes, useless summaries
 
 
@@ -36,8 +35,7 @@ class UselessSummaries:
     def chat(self, messages: Sequence[ChatMessage],
              tools: list[dict[str, Any]] | None = None) -> ChatResponse:
         """One fixed line in the dialog's language; usage counted as a real call's."""
-        text = USELESS["zh" if is_chinese(" ".join(m.content for m in messages))
-                       else "en"]
+        text = USELESS.say("auto", " ".join(m.content for m in messages))
         return ChatResponse(text, usage=Usage(count_messages_tokens(messages),
                                               count_tokens(text)))
 

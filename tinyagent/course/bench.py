@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from itertools import cycle, islice
 from typing import Any
 
+from ..chat_model import ChatResponse, Usage
 from ..lang import get_lang, say, text_width
-from ..llm import ChatResponse, Usage
 from ..memory import (
     BaseChatMemory,
     HybridChatMemory,

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agent import ReActAgent
+from ..chat_model import SupportsChat
 from ..display import WIDTH, memory_lines
-from ..llm import SupportsChat
+from ..lang import get_lang, say
 from ..memory.base import ChatMemory
 from ..memory.hybrid import HybridChatMemory
 from ..memory.in_memory import InMemoryChatMemory
@@ -27,9 +28,8 @@ from ..memory.summary import SummaryChatMemory
 from ..memory.token_window import TokenWindowChatMemory
 from ..memory.window import SlidingWindowChatMemory
 from ..messages import clip
-from ..production import IncrementalSummaryMemory
+from ..production import IncrementalSummaryChatMemory
 from ..production.compact import CompactChatMemory
-from .language import get_lang, say
 from .names import STRATEGY_NAMES, typed_with_title
 
 SIX_TURNS = {
@@ -70,7 +70,7 @@ class Strategy:
              ) -> ChatMemory | None:
         """A fresh memory with the course's sizes, or with those given here; one
         that `speaks` writes its summaries in `lang` (default: the notebook's)."""
-        if self.speaks or lang is not None:  # the caller knows this one takes lang
+        if self.speaks:
             return self.build(llm, lang=get_lang(lang), **{**self.sizes, **sizes})
         return self.build(llm, **{**self.sizes, **sizes})
 
@@ -97,16 +97,16 @@ STRATEGIES: dict[str, Strategy] = {
     "tokens": _titled("tokens", lambda llm, **s: TokenWindowChatMemory(**s),
                       {"max_tokens": 400}),
     "summary": _titled("summary", lambda llm, **s: SummaryChatMemory(llm, **s),
-                       {"threshold": 10, "keep_recent": 4}),
+                       {"threshold": 10, "keep_recent": 4}, speaks=True),
     "hybrid": _titled("hybrid", lambda llm, **s: HybridChatMemory(llm, **s),
-                      {"recent_size": 4, "summary_threshold": 8}),
+                      {"recent_size": 4, "summary_threshold": 8}, speaks=True),
     # notebook 07, "What you pay": verbatim to a high-water mark, then one
     # compaction to a low-water mark; the marks read off the client's cache rule
     # (production/sizing.py), unless sizes are given
-    "compact": _titled("compact", _compact),
+    "compact": _titled("compact", _compact, speaks=True),
     # notebook 08: kept out of the comparison, whose strategies all come from 02-05
     "structured": _titled("structured",
-                          lambda llm, **s: IncrementalSummaryMemory(llm, **s),
+                          lambda llm, **s: IncrementalSummaryChatMemory(llm, **s),
                           {"keep_recent_turns": 2, "batch_turns": 6}, speaks=True),
 }
 NAMES = ("none", "inmemory", "window", "tokens", "summary", "hybrid")  # compared
@@ -126,13 +126,17 @@ def make_strategies(llm: SupportsChat, names: Sequence[str] = NAMES
     return {STRATEGIES[n].label: _factory(STRATEGIES[n], llm) for n in names}
 
 
-def memory_factories(llm: SupportsChat) -> dict[str, MemoryFactory]:
-    """{command-line name: factory} for every strategy, as `tinyagent chat` offers."""
-    return {name: _factory(strategy, llm) for name, strategy in STRATEGIES.items()}
+def memory_factories(llm: SupportsChat, lang: str | None = None
+                     ) -> dict[str, MemoryFactory]:
+    """{command-line name: factory} for every strategy, as `tinyagent chat` offers;
+    those that write summaries write them in `lang` (None: the notebook's)."""
+    return {name: _factory(strategy, llm, lang)
+            for name, strategy in STRATEGIES.items()}
 
 
-def _factory(strategy: Strategy, llm: SupportsChat) -> MemoryFactory:
-    return lambda: strategy.make(llm)
+def _factory(strategy: Strategy, llm: SupportsChat,
+             lang: str | None = None) -> MemoryFactory:
+    return lambda: strategy.make(llm, lang)
 
 
 def print_memory(memory: ChatMemory | None, width: int = WIDTH,

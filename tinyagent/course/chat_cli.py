@@ -12,18 +12,18 @@ readline history and multi-line messages.
 
 from __future__ import annotations
 
-import functools
 import sys
 
 from ..agent import ReActAgent, TurnNotSavedError
-from ..lang import get_lang, say
-from ..llm import LlmClient, LlmError
+from ..chat_model import LlmError
+from ..lang import Pair, get_lang, say
+from ..llm import LlmClient
 from ..memory import ChatMemory
 from ..messages import Role
 from ..production.sessions import SessionDeletedError
 from ..storage import StoreError
 from ..tools import bitmall_tools
-from .catalogue import STRATEGIES, MemoryFactory, memory_factories, print_memory
+from .catalogue import memory_factories, print_memory
 from .terminal import is_text, make_llm, say_error, say_waiting
 
 
@@ -33,7 +33,7 @@ def chat(memory_name: str, session: str | None = None,
     lang = get_lang(lang)
     if (llm := make_llm()) is None:
         return 2
-    factories = memories_in(llm, lang)
+    factories = memory_factories(llm, lang)
     memory = factories[memory_name]() if session is None else None
     interactive = sys.stdin.isatty()
     if interactive:
@@ -63,7 +63,7 @@ def chat(memory_name: str, session: str | None = None,
 def converse(agent: ReActAgent, llm: LlmClient, memory: ChatMemory | None,
              lang: str, interactive: bool) -> int:
     """Read a line, answer it, until the input ends; 1 if a turn was not saved."""
-    you, clerk = PROMPTS[lang]
+    you, clerk = PROMPTS.say(lang)
     unsaved = 0  # turns answered but not stored: the exit status says so
     while True:
         try:
@@ -138,16 +138,12 @@ HELP = ("Type a question for the BitMall agent. /memory shows what it remembers;
         "/undo forgets the last turn; /quit (or quit, exit, Ctrl-D) leaves.")
 HELP_ZH = ("输入您想问 BitMall 客服的问题。`/memory` 显示它记住了什么；"
            "`/undo` 撤销上一轮；`/quit`（或 `quit`、`exit`、退出、`Ctrl-D`）离开。")
-PROMPTS = {"en": ("you> ", "agent> "), "zh": ("你> ", "客服> ")}
+PROMPTS = Pair(("you> ", "agent> "), ("你> ", "客服> "))
 # The memory's stats() keys stay identifiers; a person reads them as these labels.
 STAT_LABELS = {"messages": "消息", "tokens": "token", "dropped": "已丢弃",
                "compressions": "压缩次数", "summarizer_calls": "摘要器调用",
                "summarizer_tokens": "摘要器 token", "fallbacks": "兜底摘要",
                "evicted": "摘要移出的条目"}  # summary lines and ids, not messages
-# The strategies whose memory writes text of its own (a summary) take its language.
-WRITES_SUMMARIES = {"summary", "hybrid", "compact", "structured"}
-
-
 def stats_line(memory: ChatMemory | None, lang: str) -> str:
     """The memory's stats() in one line, its keys as labels in `lang`."""
     stats = getattr(memory, "stats", dict)()
@@ -156,13 +152,3 @@ def stats_line(memory: ChatMemory | None, lang: str) -> str:
                                    for k, v in stats.items())
     return "stats: " + ", ".join(f"{k.replace('_', ' ')} {v}"
                                  for k, v in stats.items())
-
-
-def memories_in(llm: LlmClient, lang: str) -> dict[str, MemoryFactory]:
-    """`tinyagent chat`'s memories; those that summarize do it in `lang`."""
-    factories = memory_factories(llm)
-    if lang == "en":
-        return factories
-    return {name: (functools.partial(STRATEGIES[name].make, llm, lang=lang)
-                   if name in WRITES_SUMMARIES else factory)
-            for name, factory in factories.items()}

@@ -14,7 +14,6 @@ errors, which stay English, and other languages.
 from __future__ import annotations
 
 import argparse
-import functools
 import re
 import sys
 from collections.abc import Sequence
@@ -94,7 +93,7 @@ def chinese_error(message: str) -> str:
 
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser in `lang` (default: the setting): its headings, -h and
-    errors. build_parser makes the subcommands' parsers with this class too."""
+    errors. cli.py's build_parser makes the subcommands' parsers with this class too."""
 
     def __init__(self, *args: Any, lang: str | None = None, **kwargs: Any) -> None:
         self.lang = get_lang(lang)
@@ -137,66 +136,6 @@ def lang_option(parser: argparse.ArgumentParser, lang: str) -> None:
                                  "BitMall store (default: TINYAGENT_LANG, else en)",
                                  "提示符、消息、帮助和比特严选商店数据的语言（默认："
                                  "TINYAGENT_LANG，否则 en）", lang))
-
-
-def build_parser(lang: str | None = None) -> Parser:
-    """The command line in `lang` (default: the setting): a subparser a command,
-    model options shared by `model`, --lang on every command."""
-    from ..settings import timeout_argument
-    from . import compare_cli, memory_kit_cli, sessions_cli
-    from .catalogue import STRATEGIES
-
-    lang = get_lang(lang)
-
-    def text(en: str, zh: str) -> str:
-        return say(en, zh, lang)
-
-    parser = Parser(prog="tinyagent", lang=lang, description=text(
-        "The `tinyagent` command: demo, chat, compare, bench, sessions and grade.",
-        "`tinyagent` 命令：demo、chat、compare、bench、sessions 和 grade，"
-        "每个都是某一课在终端里的版本。"))
-    lang_option(parser, lang)
-    common = Parser(add_help=False, lang=lang)
-    lang_option(common, lang)
-    model = Parser(add_help=False, lang=lang)
-    model.add_argument("--timeout", metavar="SECONDS", type=timeout_argument,
-                       help=text("wait at most this long for each attempt of a model "
-                                 "call (default 60, or TINYAGENT_TIMEOUT)",
-                                 "每次调用模型最多等待的秒数（默认 60，或 "
-                                 "TINYAGENT_TIMEOUT）"))
-    sub = parser.add_subparsers(
-        dest="command", required=True, title=text("commands", "命令"),
-        metavar="{demo,chat,bench,compare,sessions,grade}",
-        parser_class=functools.partial(Parser, lang=lang))
-    sub.add_parser("demo", parents=[model, common], help=text(
-        "the stateless failure, then the six-turn hybrid demo",
-        "先看没有记忆的失败，再看六轮混合记忆演示"))
-    p = sub.add_parser("chat", parents=[model, common], help=text(
-        "talk to the BitMall agent", "和比特严选客服对话"))
-    p.add_argument("--memory", default="inmemory", choices=list(STRATEGIES),
-                   help=text("the memory strategy (default: inmemory)",
-                             "记忆策略（默认：inmemory）"))
-    p.add_argument("--session", metavar="NAME", help=text(
-        "save the conversation under NAME and resume it next time",
-        "把对话保存为会话 NAME，下次接着聊"))
-    p.add_argument("--db", metavar="URL", default="tinyagent.db", help=text(
-        "the SQLite file or postgresql:// URL that holds the sessions (with "
-        "--session)",
-        "保存会话的 SQLite 文件或 `postgresql://` 地址（配合 --session）"))
-    sub.add_parser("bench", parents=[common], help=text(
-        "per-turn memory cost at 10 / 1,000 / 10,000 messages",
-        "记忆在 10 / 1,000 / 10,000 条消息时每轮的开销"))
-    compare_cli.add_arguments(sub.add_parser("compare", parents=[model, common],
-                                             help=text("every strategy on one script",
-                                                       "同一段对话上比较每种策略")),
-                              lang)
-    sessions_cli.add_arguments(sub.add_parser("sessions", parents=[common], help=text(
-        "list, show, rebuild or delete stored sessions",
-        "列出、查看、重建或删除保存的会话")), lang)
-    memory_kit_cli.add_arguments(sub.add_parser("grade", parents=[common], help=text(
-        "grade memories and Agents SDK sessions on the planted dialog",
-        "在埋入事实的对话上给记忆和 SDK 会话打分")), lang)
-    return parser
 
 
 def typed_words(parser: argparse.ArgumentParser) -> set[str]:

@@ -24,8 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..agent import ReActAgent
+from ..chat_model import LlmError, Usage
 from ..lang import get_lang, say
-from ..llm import LlmClient, LlmError, Usage
+from ..llm import LlmClient
 from ..offline.cache_rules import RULES, CacheRule
 from ..offline.clock import Clock, Schedule
 from ..tokens import count_message_tokens
@@ -49,7 +50,7 @@ def run_strategy(llm: LlmClient, turns: Sequence[str], name: str,
     if hasattr(memory, "fence_lang"):  # the summary's fence in the store's language
         memory.fence_lang = lang
     agent = ReActAgent(llm, bitmall_tools(lang=lang), max_tokens=max_tokens,
-                       memory=memory, verbose=False, labels=lang)
+                       memory=memory, verbose=False, lang=lang)
     records: list[TurnRecord] = []
     before: dict[str, int] = {}  # the memory's stats() after the previous turn
     if hasattr(llm, "forget_prompt_cache"):  # offline: every strategy starts cold

@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..chat_model import LlmError
 from ..lang import get_lang, say, text_width
-from ..llm import LlmClient, LlmError
+from ..llm import LlmClient
 from ..offline.cache_rules import RULES, with_numbers
 from ..offline.clock import Schedule
 from .catalogue import NAMES, SIX_TURNS, make_strategies

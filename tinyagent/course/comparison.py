@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..lang import say
 from ..memory import ChatMemory
 from ..messages import clip
-from .language import say
 from .names import strategy_title
 from .prices import billed, money, price_for
 from .table import Table

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..agents_sdk.items import Item, from_items
-from ..llm import SupportsChat
+from ..chat_model import SupportsChat
 from ..memory.summarizer import Summarizer
 
 SHADOW = "Summarize the conversation we had so far."  # the synthetic user line

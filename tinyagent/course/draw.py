@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..display import html_text, label, pad
-from ..memory.summarizer import FENCES
+from ..lang import get_lang, say
+from ..memory.fence import FENCES
 from ..messages import ChatMessage, Role, clip
 from ..tokens import count_message_tokens, count_tokens
-from .language import get_lang, say
 
 # status -> (text mark, row style). The marks are words, so they read in any font
 # and without colour. Backgrounds and text take the notebook theme's own colours

@@ -25,11 +25,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..lang import say, speaking
 from ..llm import LlmClient
 from .catalogue import MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
-from .language import say, speaking
 from .names import strategy_title
 from .planted import (
     FILLERS,

@@ -1,19 +1,16 @@
-"""Chinese labels in plots, and the course's view of the one language switch.
+"""Chinese labels in plots.
 
-The switch itself (`set_lang`, `get_lang`, `say`, `is_chinese`) is tinyagent/lang.py,
-below every layer of the package; it is re-exported here because the course's
-printers and checkers were its first users (notebooks/zh/00). This module adds
-`use_chinese_font()`, which lets matplotlib draw Chinese labels: with the machine's
-CJK font, else the Noto Sans CJK font the course installs from PyPI
-(noto-cjk-sans-otc). Left out: fonts for other scripts.
+The language switch itself (`set_lang`, `get_lang`, `say`, `is_chinese`) is
+tinyagent/lang.py, below every layer of the package, and `tinyagent` exports it
+(notebooks/zh/00). This module adds `use_chinese_font()`, which lets matplotlib draw
+Chinese labels: with the machine's CJK font, else the Noto Sans CJK font the course
+installs from PyPI (noto-cjk-sans-otc). Left out: fonts for other scripts.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-
-from ..lang import LANGS, check_lang, get_lang, is_chinese, say, set_lang, speaking
 
 # Fonts with Chinese glyphs, the common ones first: Linux (Noto, WenQuanYi), Windows,
 # macOS. matplotlib's default font has none, so Chinese labels would draw as boxes.
@@ -72,5 +69,4 @@ def use_chinese_font() -> str | None:
     return found
 
 
-__all__ = ["LANGS", "NO_FONT", "check_lang", "get_lang", "is_chinese", "packaged_font",
-           "say", "set_lang", "speaking", "use_chinese_font"]
+__all__ = ["NO_FONT", "packaged_font", "use_chinese_font"]

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..agent import SYSTEM_PROMPT, SYSTEM_PROMPT_ZH
+from ..agent import SYSTEM_PROMPTS
+from ..lang import LANGS, say
 from ..llm import LlmClient
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens, count_tokens, encoding
@@ -27,8 +28,7 @@ from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS, MemoryFactory
 from .compare import compare
 from .comparison import Comparison, StrategyRun
-from .language import LANGS, say
-from .names import strategy_title
+from .names import LANG_NAMES, strategy_title
 from .table import Table
 
 FULL = "in-memory"  # the baseline a summary is measured against: keep everything
@@ -41,7 +41,7 @@ def _label(text: str, lang: str) -> str:
 
 def _name(lang: str) -> str:
     """A language's name in the notebook's language."""
-    return {"en": say("English", "英文"), "zh": say("Chinese", "中文")}[lang]
+    return LANG_NAMES[lang].say()
 
 
 def _share(part: int, whole: int) -> str:
@@ -79,10 +79,9 @@ class LanguageCost:
         """What every call sends before memory and question, per language: the
         system prompt, the six tool schemas, and the first prompt of the run without
         memory minus its question (what was really sent)."""
-        prompts = {"en": SYSTEM_PROMPT, "zh": SYSTEM_PROMPT_ZH}
         sent = {lang: _question_free(c["none"]) for lang, c in self.comparisons.items()}
         rows = [[say("system prompt", "系统提示词"),
-                 *(count_tokens(prompts[lang]) for lang in sent)],
+                 *(count_tokens(SYSTEM_PROMPTS.say(lang)) for lang in sent)],
                 [say("tool schemas", "工具定义"),
                  *(bitmall_tools(lang=lang).schema_tokens() for lang in sent)],
                 [say("sent without memory", "不带记忆时实际发送"), *sent.values()]]

@@ -22,14 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..agent import ReActAgent
+from ..lang import get_lang, say, speaking
 from ..llm import LlmClient
 from ..memory import HybridChatMemory, SummaryChatMemory
-from ..production import IncrementalSummaryMemory
+from ..production import IncrementalSummaryChatMemory
 from ..tokens import count_tokens
 from ..tools import bitmall_tools
 from .cli_args import Parser, chosen_lang, lang_option
 from .evaluation import planted_dialog
-from .language import get_lang, say, speaking
 from .names import strategy_title
 from .table import Table
 
@@ -74,7 +74,7 @@ def memories(llm: LlmClient, budget: int) -> dict[str, Callable[[], object]]:
         "summary 10/4": lambda: SummaryChatMemory(llm, 10, 4,
                                                   max_summary_tokens=budget),
         "hybrid 4/8": lambda: HybridChatMemory(llm, 4, 8, max_summary_tokens=budget),
-        "production 4 turns": lambda: IncrementalSummaryMemory(
+        "production 4 turns": lambda: IncrementalSummaryChatMemory(
             llm, max_summary_tokens=budget),
     }
 

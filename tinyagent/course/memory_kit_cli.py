@@ -23,7 +23,7 @@ from typing import Any
 from ..lang import say
 from .catalogue import STRATEGIES
 from .memory_kit import RULES, Grade, grade
-from .names import strategy_title, typed_with_title
+from .names import LANG_NAMES, strategy_title, typed_with_title
 from .table import Table
 
 # Whose summaries follow the dialog's language ("auto"); structured: the package's.
@@ -36,7 +36,7 @@ def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
     langs = list(grades[0].recall) if grades else ["en"]
     header = [say("session", "会话", lang)]
     for code in langs:
-        zh = {"en": "英文", "zh": "中文"}.get(code, code)
+        zh = LANG_NAMES[code].zh if code in LANG_NAMES else code
         header += [say(f"ids {code}", f"编号（{zh}）", lang),
                    say(f"facts {code}", f"事实（{zh}）", lang)]
     header += [say("peak tokens", "峰值 token", lang), say("bounded", "有界", lang),
@@ -54,8 +54,7 @@ def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
                 say("ok", "通过", lang) if g.passed else
                 "✗ " + "; ".join(problem_text(p, lang) for p in g.problems)]
         rows.append(row)
-    first = {"en": say("English", "英文", lang), "zh": say("Chinese", "中文", lang)
-             }.get(langs[0], langs[0])
+    first = LANG_NAMES[langs[0]].say(lang) if langs[0] in LANG_NAMES else langs[0]
     return Table(say(f"The memory test kit: the planted dialog with an injected "
                      f"instruction, offline (bill: the {first} run, in input-token "
                      "equivalents)",
@@ -73,7 +72,7 @@ def problem_text(problem: str, lang: str | None = None) -> str:
     if found is None or say("en", "zh", lang) == "en":
         return problem
     rule, turn, code = found.groups()
-    dialog = {"en": "英文对话", "zh": "中文对话"}.get(code, code)
+    dialog = f"{LANG_NAMES[code].zh}对话" if code in LANG_NAMES else code
     return f"{RULES_ZH.get(rule, rule)}（第 {turn} 轮，{dialog}）"
 
 

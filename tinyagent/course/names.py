@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..lang import get_lang
+from ..lang import Pair, get_lang
 
 # command-line name -> (English title, Chinese title), in the tables' order
 STRATEGY_NAMES: dict[str, tuple[str, str]] = {
@@ -32,6 +32,8 @@ STRATEGY_NAMES: dict[str, tuple[str, str]] = {
 # Titles that are no command-line name: notebook 06's useless summary, the long
 # run's production memory (the structured one, with its own sizes).
 OTHER_TITLES = {"useless": "无用摘要", "production": "结构化"}
+# A language's name, said in each language: LANG_NAMES["zh"].say("en") == "Chinese"
+LANG_NAMES = {"en": Pair("English", "英文"), "zh": Pair("Chinese", "中文")}
 # English title (the first word of a name) -> Chinese title
 TITLES_ZH = {**{en: zh for en, zh in STRATEGY_NAMES.values()}, **OTHER_TITLES}
 # A size's Chinese name, for the playground's sliders and status line; the code

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang import text_width
+from ..lang import say, text_width
 from ..offline.prompt_cache import Block
-from .language import say
 
 
 def draw_prefix(old: dict[str, Any], new: dict[str, Any], blocks: list[Block],

@@ -31,8 +31,8 @@ import random
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from ..lang import Pair, get_lang, say
 from ..tools import store
-from .language import check_lang, get_lang, say
 from .planted_en import (
     AGAIN,
     FACT_PROBES,
@@ -66,12 +66,13 @@ FACT_TURNS, FACT_SPAN = 20, 14  # the customer's words: from 20 turns, probes la
 RULE_TURNS = range(2, 8)  # 0-based: turns 3-8 state the rules, nothing is bought
 # What the customer states, per fact: (English phrasings, Chinese phrasings), in the
 # order it is stated; the values a seed picks; a probe's answer must hold the value.
-STATED = {fact: (ways, REASONS_ZH if fact == "reason" else STATED_ZH[fact])
+STATED = {fact: Pair(ways, REASONS_ZH if fact == "reason" else STATED_ZH[fact])
           for fact, ways in STATED_EN.items()}
 VALUES = {"code": ["E12", "E21", "E37", "E45"], "hour": ["6", "7", "8"],
-          "channel": [("email", "邮件"), ("WeChat", "微信"), ("text message", "短信")],
+          "channel": [Pair("email", "邮件"), Pair("WeChat", "微信"),
+                      Pair("text message", "短信")],
           "amount": ["2000", "2500", "3000"]}
-EXPECTED = {"reason": "{code}", "delivery": ("{hour} pm", "{hour}点"),
+EXPECTED = {"reason": "{code}", "delivery": Pair("{hour} pm", "{hour}点"),
             "contact": "{channel}", "budget": "{amount}"}
 
 
@@ -88,12 +89,11 @@ class Phrasebook:
     fact_probes: dict[str, list[str]]
 
 
-PHRASEBOOKS = {
-    "en": Phrasebook(LOOKUPS, REFUNDS, PROBES, FILLERS, AGAIN,
-                     {k: v[0] for k, v in STATED.items()}, FACT_PROBES),
-    "zh": Phrasebook(LOOKUPS_ZH, REFUNDS_ZH, PROBES_ZH, FILLERS_ZH, AGAIN_ZH,
-                     {k: v[1] for k, v in STATED.items()}, FACT_PROBES_ZH),
-}
+PHRASEBOOKS = Pair(
+    Phrasebook(LOOKUPS, REFUNDS, PROBES, FILLERS, AGAIN,
+               {k: v.en for k, v in STATED.items()}, FACT_PROBES),
+    Phrasebook(LOOKUPS_ZH, REFUNDS_ZH, PROBES_ZH, FILLERS_ZH, AGAIN_ZH,
+               {k: v.zh for k, v in STATED.items()}, FACT_PROBES_ZH))
 
 
 @dataclass(frozen=True)
@@ -126,12 +126,12 @@ def planted_dialog(turns: int = 50, seed: int = 0, lang: str | None = None
     """A deterministic dialog in `lang` (default: the package's language at the
     time of the call): facts planted in turns 1-2 (and 2-8), probes near the end.
     The same seed gives the same conversation in either language."""
-    lang = check_lang(get_lang(lang))
+    lang = get_lang(lang)
     if turns < 6:
         raise ValueError(say(f"turns must be >= 6 (two plants, three probes, one "
                              f"filler), got {turns}", f"turns 至少为 6（两轮埋入事实、"
                              f"三轮探针、一轮填充），当前为 {turns}", lang))
-    book, rng = PHRASEBOOKS[lang], random.Random(seed)
+    book, rng = PHRASEBOOKS.say(lang), random.Random(seed)
     order = rng.choice(ORDERS)
     facts = {"order": order, "tracking": store.ORDERS[order]["tracking_number"],
              "refund": FIRST_REFUND}
@@ -169,10 +169,10 @@ def plant_statements(script: list[str | None], rng: random.Random, taken: list[i
     turn 8, not on `taken`)."""
     zh = lang == "zh"
     picked = {k: rng.choice(v) for k, v in VALUES.items()}
-    values = {k: v[zh] if isinstance(v, tuple) else v for k, v in picked.items()}
+    values = {k: v.say(lang) if isinstance(v, Pair) else v for k, v in picked.items()}
     values["thing"] = broken
-    stated = {fact: (form[zh] if isinstance(form, tuple) else form).format(**values)
-              for fact, form in EXPECTED.items()}
+    stated = {fact: (form.say(lang) if isinstance(form, Pair) else form).format(
+        **values) for fact, form in EXPECTED.items()}
     said = {fact: pick(rng, ways).format(**values)
             for fact, ways in book.stated.items()}
     script[1] = f"{script[1]}{'' if zh else ' '}{said['reason']}"

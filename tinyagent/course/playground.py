@@ -23,14 +23,15 @@ from typing import Any
 import ipywidgets as w
 
 from ..agent import ReActAgent
-from ..llm import LlmClient, LlmError
+from ..chat_model import LlmError
+from ..lang import get_lang, say
+from ..llm import LlmClient
 from ..messages import ChatMessage, Role
 from ..tokens import count_messages_tokens
 from ..tools import bitmall_tools
 from . import playground_view as view
 from .catalogue import STRATEGIES
 from .chatbox import ChatBox
-from .language import get_lang, say
 from .names import (
     setting_title,
     size_title,
@@ -48,8 +49,6 @@ RANGES: dict[str, dict[str, tuple[int, int, int]]] = {
     "structured": {"keep_recent_turns": (1, 8, 1), "batch_turns": (1, 8, 1)},
     "compact": {"high_tokens": (400, 4000, 100), "low_tokens": (100, 2000, 100)},
 }
-SUMMARIES = ("summary", "hybrid", "structured", "compact")  # they take `lang`
-
 
 class Playground:
     """`Playground(llm)`: display it in a notebook, or drive it from code."""
@@ -149,10 +148,8 @@ class Playground:
         self.problem = ""
         if not self.turns:
             self.refused, self.last_prompt_tokens = 0, 0
-        # A summary memory writes, fences and explains itself in a language
-        options = {"lang": self.lang} if self.strategy_menu.value in SUMMARIES else {}
-        try:
-            self.memory = strategy.make(self.llm, **parameters, **options)
+        try:  # a summary memory writes and fences its summary in the widget's language
+            self.memory = strategy.make(self.llm, self.lang, **parameters)
         except ValueError as error:  # e.g. keep_recent >= threshold: say why, in
             # the sliders' words (原样保留消息数, not keep_recent)
             self.memory, self.problem = None, sizes_in_words(str(error), self.lang)
@@ -165,7 +162,7 @@ class Playground:
                 f"记忆无法重建（{error}），请点“新对话”")
         self.agent = ReActAgent(self.llm, bitmall_tools(lang=self.lang),
                                 max_tokens=self.max_tokens, memory=self.memory,
-                                verbose=False, labels=self.lang)
+                                verbose=False, lang=self.lang)
         self._refresh()
 
     # -- one turn

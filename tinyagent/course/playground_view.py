@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..display import SUMMARY_STYLE, html_text, memory_html, memory_lines
+from ..lang import say
 from ..memory.base import ChatMemory
 from ..messages import Role, clip
 from ..tokens import count_message_tokens
-from .language import say
 
 # HTML widgets use the controls' tall line height; text reads better closer.
 PANEL = "line-height:1.4;white-space:normal;text-align:left"

@@ -17,7 +17,8 @@ from functools import cache
 from itertools import accumulate
 from typing import Any, Protocol
 
-from .language import get_lang, use_chinese_font
+from ..lang import get_lang
+from .language import use_chinese_font
 from .names import strategy_title
 
 

@@ -18,13 +18,13 @@ import sys
 from collections.abc import Sequence
 
 from ..agent import ReActAgent
+from ..lang import get_lang, say, speaking
 from ..llm import LlmClient
 from ..memory import HybridChatMemory, InMemoryChatMemory, SummaryChatMemory
 from ..tokens import count_tokens
 from ..tools import bitmall_tools
 from .catalogue import SIX_TURNS
 from .cli_args import Parser, chosen_lang, lang_option
-from .language import get_lang, say, speaking
 
 # Notebook 04's dialog: the six turns' intents, then two more orders and products.
 TWELVE_TURNS = {
@@ -61,7 +61,7 @@ def play(llm: LlmClient, memory: object, script: Sequence[str],
     store in `lang` (default: the package's language)."""
     lang = get_lang(lang)
     agent = ReActAgent(llm, bitmall_tools(lang=lang), memory=memory, verbose=False,
-                       labels=lang)  # "zh": the Chinese system prompt too
+                       lang=lang)  # "zh": the Chinese system prompt too
     lines, spent, sent = [], [], 0
     summarizer = getattr(memory, "summarizer", None)
     for turn, text in enumerate(script, 1):

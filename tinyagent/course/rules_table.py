@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
+from ..lang import say
 from ..offline.cache_rules import RULES, CacheRule
-from .language import say
 from .prices import price_for
 from .table import Table
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..lang import say
 from ..offline.clock import Schedule
 from .billing import RecordedRun, RecordingClient, tally
 from .catalogue import make_strategies
 from .compare import compare
-from .language import say
 from .names import strategy_title
 from .planted import planted_dialog
 

@@ -26,6 +26,7 @@ from ..memory.base import ChatMemory
 from ..messages import clip
 from ..production.sessions import Session, SessionManager
 from ..storage import Store, StoreError, check_name, open_store, safe_url
+from .catalogue import memory_factories
 from .terminal import say_error
 
 DEFAULT_DB = "tinyagent.db"
@@ -125,10 +126,10 @@ def show(store: Store, name: str) -> None:
 
 def rebuild(store: Store, name: str) -> None:
     from ..llm import LlmClient
-    from .chat_cli import memories_in  # as chat makes them: in the command's language
 
     strategy = store.session(name).strategy
-    factory = memories_in(LlmClient.from_env(), get_lang()).get(strategy)
+    # as chat makes them: in the command's language
+    factory = memory_factories(LlmClient.from_env(), get_lang()).get(strategy)
     if factory is None or strategy == "none":
         raise StoreError(offered_not(name, strategy, "rebuild"))
     make = cast(Callable[[], ChatMemory], factory)

@@ -1,4 +1,4 @@
-"""The memory contract, and the one idea every strategy shares: turns.
+"""The memory contract: what the agent needs from a memory, and a base class.
 
 Introduced in notebook 02. `ChatMemory` is a Protocol with three methods, so the agent
 depends on the contract, not on a strategy, and strategies are swappable. Every
@@ -6,26 +6,28 @@ memory of this package also has `pop()`, the undo of notebook 10: it removes the
 newest message and returns it (its whole tool step when it is a tool result), or
 raises UndoError when a summary holds it already. The Protocol leaves it out
 because the agent never calls it: a memory you write needs only the three methods.
-`BaseChatMemory` owns the message list; each strategy in this
-package overrides one method, so the difference between strategies *is* the lesson.
+A memory may offer two more, each its own small Protocol that the agent checks for
+by name: `AddsTurns` (a stored session takes a whole turn in one transaction,
+notebook 09) and `SeesRequests` (a memory that summarizes by forking the agent's
+last request, fork.py). `BaseChatMemory` owns the message list; each strategy in
+this package overrides one method, so the difference between strategies *is* the
+lesson.
 
-A *turn* is a user message and everything up to the next user message (tool calls,
-tool results, the answer). Cutting anywhere else can leave a tool result without its
-call, which providers reject; so every strategy trims whole turns (notebook 03), and
-`add` refuses a tool result whose call is not right before it. Left out here:
-persistence and sessions (notebook 09).
+Every strategy keeps whole turns (turns.py): `add` refuses a tool result whose call
+is not right before it, and the oldest whole turn is what a window drops. Left out
+here: persistence and sessions (notebook 09), and drawing a memory: a notebook
+shows it as a table that display.py, above memory, draws.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ..display import memory_html
 from ..lang import say
 from ..messages import ChatMessage, Role
 from ..tokens import count_message_tokens
+from .turns import call_before, orphan_error, step_size, turn_sizes
 
 
 @runtime_checkable
@@ -45,87 +47,38 @@ class ChatMemory(Protocol):
         ...
 
 
+@runtime_checkable
+class AddsTurns(Protocol):
+    """A memory that stores a whole turn in one call: a session (notebook 09) writes
+    it in one transaction, so a question never stays without its answer. The agent
+    gives a turn this way to a memory that has `add_all`, one `add` a message to
+    any other."""
+
+    def add_all(self, messages: list[ChatMessage]) -> None: ...
+
+
+@runtime_checkable
+class SeesRequests(Protocol):
+    """A memory that wants the agent's last request (its messages, the answer
+    appended, and the tool schemas) when a turn ends: its summary can then fork the
+    very prefix the provider has cached (fork.py)."""
+
+    def see_request(self, messages: list[ChatMessage],
+                    tools: list[dict[str, Any]] | None = None) -> None: ...
+
+
+def add_turn(memory: ChatMemory, messages: list[ChatMessage]) -> None:
+    """Store a turn's messages: in one call for a memory that `AddsTurns`, else one
+    `add` a message, in order."""
+    if isinstance(memory, AddsTurns):
+        memory.add_all(messages)
+    else:
+        for message in messages:
+            memory.add(message)
+
+
 class UndoError(IndexError):
     """pop() may not undo the newest message: a summary holds it already."""
-
-
-def call_before(held: Sequence[ChatMessage], message: ChatMessage) -> bool:
-    """Whether tool result `message` answers a call of the assistant message right
-    before it (only other results of that step in between): the providers' rule.
-
-    >>> from tinyagent.messages import ToolCall
-    >>> step = [ChatMessage.user("Track 88231"),
-    ...         ChatMessage.assistant("", [ToolCall("call_1", "queryOrder")])]
-    >>> call_before(step, ChatMessage.tool("call_1", "{}"))
-    True
-    >>> call_before(step[:1], ChatMessage.tool("call_1", "{}"))
-    False
-    """
-    for earlier in reversed(held):  # back over the step's other results only
-        if earlier.role is not Role.TOOL:
-            return any(c.id == message.tool_call_id for c in earlier.tool_calls)
-    return False
-
-
-def orphan_error(message: ChatMessage) -> ValueError:
-    """The error for a tool result whose call is not right before it."""
-    call = message.tool_call_id
-    return ValueError(say(
-        f"a tool message answers call {call!r}, which is not right before it: add "
-        f"the assistant message with that call first (ChatMessage.assistant('', "
-        f"[ToolCall({call!r}, name, arguments)])); providers reject a tool result "
-        "without its call",
-        f"这条工具消息回答的调用 {call!r} 不在它之前：请先添加带有这个调用的助手消息"
-        f"（ChatMessage.assistant('', [ToolCall({call!r}, name, arguments)])）；"
-        "没有调用的工具结果会被模型服务商拒绝"))
-
-
-def step_size(held: Sequence[ChatMessage]) -> int:
-    """How many of the newest messages an undo removes: one, or the whole tool
-    step (the call and all its results) when the newest is a tool result, so that
-    no call is left without its result. 0: the step's call is not held."""
-    size = 0
-    for earlier in reversed(held):
-        size += 1
-        if earlier.role is not Role.TOOL:
-            return size if size == 1 or earlier.tool_calls else 0
-    return 0
-
-
-def split_turns(messages: Sequence[ChatMessage]) -> list[list[ChatMessage]]:
-    """Group messages into turns: each starts at a user message.
-
-    Messages before the first user message (a summary, say) form a turn of their own.
-
-    >>> from tinyagent.messages import ChatMessage
-    >>> said = [ChatMessage.system("- summary"), ChatMessage.user("Where is 88231?"),
-    ...         ChatMessage.assistant("In transit."), ChatMessage.user("Thanks!")]
-    >>> [[m.role.value for m in turn] for turn in split_turns(said)]
-    [['system'], ['user', 'assistant'], ['user']]
-    """
-    turns: list[list[ChatMessage]] = []
-    for message in messages:
-        if message.role is Role.USER or not turns:
-            turns.append([])
-        turns[-1].append(message)
-    return turns
-
-
-def drop_orphans(messages: Iterable[ChatMessage]) -> list[ChatMessage]:
-    """Remove tool results whose call is absent and calls whose results are absent.
-
-    A safety net for hand-made lists: the strategies cut on turn boundaries and never
-    create orphans, but a learner's list may, and the API would reject it.
-    """
-    messages = list(messages)
-    # First the calls missing a result (the API wants every result or none)...
-    answered = {m.tool_call_id for m in messages if m.role is Role.TOOL}
-    messages = [m for m in messages
-                if all(c.id in answered for c in m.tool_calls)]
-    # ...then the results whose call is gone: out of the window, or dropped just now.
-    called = {c.id for m in messages for c in m.tool_calls}
-    return [m for m in messages
-            if m.role is not Role.TOOL or m.tool_call_id in called]
 
 
 class BaseChatMemory:
@@ -195,19 +148,8 @@ class BaseChatMemory:
     def _trim(self) -> None:
         """Drop or compress old messages after an add. Base: keep everything."""
 
-    # -- turn helpers for strategies: they cost what they scan from the left (the old
-    # turns being dropped), never len(self), so a turn costs the same at any length
-    def _turn_sizes(self) -> Iterator[int]:
-        """Sizes of the turns held, oldest first, computed lazily."""
-        size = 0
-        for message in self._messages:
-            if message.role is Role.USER and size:
-                yield size
-                size = 0
-            size += 1
-        if size:
-            yield size
-
+    # -- for strategies: they cost what they scan from the left (the old turns being
+    # dropped), never len(self), so a turn costs the same at any length
     def _pop_oldest(self, count: int) -> list[ChatMessage]:
         """Remove the `count` oldest messages and return them; keeps the total right."""
         popped = [self._messages.popleft() for _ in range(count)]
@@ -216,7 +158,7 @@ class BaseChatMemory:
 
     def _pop_oldest_turn(self) -> list[ChatMessage]:
         """Remove the oldest whole turn; [] if it is the newest, which is never cut."""
-        oldest = next(self._turn_sizes(), 0)
+        oldest = next(turn_sizes(self._messages), 0)
         if oldest == len(self._messages):
             return []
         self.dropped += oldest
@@ -238,7 +180,3 @@ class BaseChatMemory:
         fields = [f"{name}={getattr(self, name)!r}" for name in self._repr_fields]
         fields += [f"messages={len(self)}", f"tokens={self.tokens}"]
         return f"{type(self).__name__}({', '.join(fields)})"
-
-    def _repr_html_(self) -> str:
-        """A table for notebooks: #, role, tokens, preview; the summary row shaded."""
-        return memory_html(self.messages(), repr(self))

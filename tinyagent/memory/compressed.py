@@ -15,34 +15,23 @@ production memories (notebook 08) share. A compression is four steps:
 `pop()` (undo, notebook 10) takes back verbatim messages only: once they are all
 popped, the summary is what is left, and popping it is an UndoError (the memory
 unchanged; no pre-summary state is kept to go back to).
-`SummaryState` is the record a store keeps of a summary (notebook 09). Left out:
-saving the summary and keeping that record (tinyagent.production).
+Left out: saving the summary and the record a store keeps of it (notebook 09:
+tinyagent.production and tinyagent.storage).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 from ..checks import check_size
-from ..lang import is_chinese
+from ..lang import Lang
 from ..messages import ChatMessage
 from ..tokens import count_message_tokens
 from .base import BaseChatMemory
 from .fence import summary_message, summary_text
 from .summarizer import Summarizer
-
-
-@dataclass(frozen=True)
-class SummaryState:
-    """A summary and its record: what a store's snapshot holds (notebook 09)."""
-
-    text: str | None = None
-    covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
-    compression_count: int = 0
-    version: int = 0  # +1 each time the summary changes
 
 
 def compression_cut(turn_sizes: Iterable[int], held: int, keep_recent: int) -> int:
@@ -71,6 +60,8 @@ class CompressedChatMemory(BaseChatMemory):
     """A summary of the old messages + the newer ones verbatim; no trigger of its own.
 
     `summarizer` is a `Summarizer` or a subclass (the structured one of notebook 08).
+    The summary's fence speaks the summarizer's language (`lang`: for "auto", the
+    summary's own words), unless `fence_lang` says otherwise.
     """
 
     def __init__(self, summarizer: Summarizer, *,
@@ -78,8 +69,7 @@ class CompressedChatMemory(BaseChatMemory):
         if threshold_tokens is not None:
             check_size("threshold_tokens", threshold_tokens, 100,
                        "a question and its answer take about that",
-                       why_zh="一问一答大约就占这么多",
-                       lang=getattr(summarizer, "lang", None))
+                       why_zh="一问一答大约就占这么多", lang=summarizer.lang)
         super().__init__()
         self.summarizer = summarizer
         # A second trigger, off by default: compress once the messages held reach
@@ -88,10 +78,7 @@ class CompressedChatMemory(BaseChatMemory):
         self._summary: ChatMessage | None = None  # fenced message, tokens cached on it
         self.compression_count = 0
         self.summarized_tokens = 0  # tokens of every message the summary stands for
-        # The fence's language, the summarizer's: "en", "zh", or None ("auto") to
-        # follow the summary's own words (a Chinese dialog gets a Chinese summary).
-        lang = getattr(summarizer, "lang", "en")
-        self.fence_lang: str | None = None if lang == "auto" else lang
+        self.fence_lang: Lang | None = None  # None: the summarizer's language
 
     @property
     def summary(self) -> str | None:
@@ -103,8 +90,7 @@ class CompressedChatMemory(BaseChatMemory):
         if not text:
             self._summary = None
             return
-        lang = self.fence_lang or ("zh" if is_chinese(text) else "en")
-        self._summary = summary_message(text, lang)
+        self._summary = summary_message(text, self.fence_lang or self.summarizer.lang)
 
     def _held_past(self, limit: int) -> bool:
         """Whether `limit` messages, or `threshold_tokens` tokens, are held."""
@@ -172,6 +158,3 @@ class CompressedChatMemory(BaseChatMemory):
                 "summarizer_tokens": self.summarizer.tokens,
                 "fallbacks": self.summarizer.fallbacks,
                 "evicted": self.summarizer.evicted}
-
-
-CompressedMemory = CompressedChatMemory  # its earlier name, still in use

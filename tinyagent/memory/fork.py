@@ -35,31 +35,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..lang import Lang, Pair
 from ..messages import ChatMessage, Role
-from .base import split_turns
 from .summarizer import Summarizer
+from .turns import split_turns
 
 # The summary instruction, the fork's one new turn. "{turns}" names the span; the
 # merge clause is there only when an earlier summary is merged in.
-ASK = {"en": ("Do not answer the customer now and call no tool: write a summary of "
-              "the first {turns} turns of this conversation for your memory (a "
-              "turn is a customer message and everything up to the next one).{merge}"
-              " Keep order numbers, product names, amounts, tracking and refund "
-              "numbers, operation results and the customer's requests, reasons and "
-              "preferences; drop pleasantries and repetition. Plain text, one fact "
-              "per line starting with '- '."),
-       "zh": ("先不要回复客户，也不要调用工具：请为你的记忆总结本次对话的前 {turns} 轮"
-              "（一轮是客户的一条消息，以及到下一条客户消息之前的全部内容）。{merge}"
-              "保留订单号、商品名称、金额、运单号和退款编号、操作结果，以及客户的诉求、"
-              "原因和偏好；去掉寒暄和重复的话。"
-              "输出纯文本，每行一条事实，以 '- ' 开头。")}
-MERGE = {"en": " Merge them with the conversation summary in the system message "
-               "into one summary.",
-         "zh": "并与系统消息中的对话摘要合并成一份摘要。"}
+ASK = Pair("Do not answer the customer now and call no tool: write a summary of "
+           "the first {turns} turns of this conversation for your memory (a "
+           "turn is a customer message and everything up to the next one).{merge}"
+           " Keep order numbers, product names, amounts, tracking and refund "
+           "numbers, operation results and the customer's requests, reasons and "
+           "preferences; drop pleasantries and repetition. Plain text, one fact "
+           "per line starting with '- '.",
+           "先不要回复客户，也不要调用工具：请为你的记忆总结本次对话的前 {turns} 轮"
+           "（一轮是客户的一条消息，以及到下一条客户消息之前的全部内容）。{merge}"
+           "保留订单号、商品名称、金额、运单号和退款编号、操作结果，以及客户的诉求、"
+           "原因和偏好；去掉寒暄和重复的话。"
+           "输出纯文本，每行一条事实，以 '- ' 开头。")
+MERGE = Pair(" Merge them with the conversation summary in the system message "
+             "into one summary.", "并与系统消息中的对话摘要合并成一份摘要。")
 
 
 def fork_request(seen: Sequence[ChatMessage], span: Sequence[ChatMessage],
-                 merge: bool, lang: str = "en") -> list[ChatMessage] | None:
+                 merge: bool, lang: Lang = "en") -> list[ChatMessage] | None:
     """`seen` (the agent's last request and its answer) + the instruction to
     summarize `span`, or None when `span` does not open `seen`'s history.
 
@@ -72,8 +72,8 @@ def fork_request(seen: Sequence[ChatMessage], span: Sequence[ChatMessage],
     if list(seen[start:end]) != list(span) or end >= len(seen) \
             or seen[end].role is not Role.USER:
         return None  # the history changed since, or the cut is inside a turn
-    ask = ASK[lang].format(turns=len(split_turns(span)),
-                           merge=MERGE[lang] if merge else "")
+    ask = ASK.say(lang).format(turns=len(split_turns(span)),
+                               merge=MERGE.say(lang) if merge else "")
     return [*seen, ChatMessage.user(ask)]
 
 

@@ -21,7 +21,10 @@ turns, async refresh and persistence (notebook 09).
 
 from __future__ import annotations
 
-from ..llm import SupportsChat
+from typing import Literal
+
+from ..chat_model import SupportsChat
+from ..lang import Lang
 from .budget import DEFAULT_SUMMARY_TOKENS
 from .summary import SummaryChatMemory
 
@@ -39,7 +42,8 @@ class HybridChatMemory(SummaryChatMemory):
     def __init__(self, llm: SupportsChat, recent_size: int = 6,
                  summary_threshold: int = 12, *,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None, lang: str | None = None,
+                 threshold_tokens: int | None = None,
+                 lang: Lang | Literal["auto"] | None = None,
                  fork: bool = False) -> None:
         super().__init__(llm, summary_threshold, recent_size,
                          max_summary_tokens=max_summary_tokens,
@@ -50,15 +54,7 @@ class HybridChatMemory(SummaryChatMemory):
         """The newest messages kept verbatim (whole turns, at least this many)."""
         return self.keep_recent
 
-    @recent_size.setter
-    def recent_size(self, value: int) -> None:
-        self.keep_recent = value
-
     @property
     def summary_threshold(self) -> int:
         """Messages held verbatim when the overflow is merged into the summary."""
         return self.threshold
-
-    @summary_threshold.setter
-    def summary_threshold(self, value: int) -> None:
-        self.threshold = value

@@ -26,8 +26,8 @@ budget in tokens (budget.py): when the summary is full, its oldest lines go firs
 their ids kept (`fit=` takes notebook 08's ladder). With lang="zh" the prompt, the
 request's markers, the fallback's labels and the ids line are Chinese (notebooks/
 zh/04 shows them, transcript.py writes the transcript); lang="auto" picks by the
-customer's words, per request. Left out: structured summaries (08), async refresh and
-persistence (09).
+customer's words, and None by the package's setting, at each request. Left out:
+structured summaries (08), async refresh and persistence (09).
 """
 
 from __future__ import annotations
@@ -35,29 +35,17 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
-from ..call_errors import short
-from ..checks import check_size, error_lang
-from ..lang import get_lang, say
-from ..llm import LlmError, SupportsChat
+from ..chat_model import LlmError, SupportsChat, error_text
+from ..checks import check_size
+from ..lang import Lang, Pair, get_lang, say
 from ..messages import ChatMessage, Role, clip
 from .budget import DEFAULT_SUMMARY_TOKENS, IDS_LINES, Fit, ids_on
 from .budget import fit as one_rule
-
-# Notebooks import these from here: the guard, the fence and the ids lines.
-from .budget import IDS_LINE, IDS_LINE_ZH  # noqa: F401  # isort: skip
 from .entities import ID_PATTERN, drop_invented, find_ids, grounded, keep_ids
-from .fence import (  # noqa: F401
-    FENCES,
-    SUMMARY_FOOTER,
-    SUMMARY_FOOTER_ZH,
-    SUMMARY_HEADER,
-    SUMMARY_HEADER_ZH,
-    summary_message,
-    summary_text,
-)
-from .transcript import MARKERS, SPEAKERS_ZH, dialog_lang, render, said
+from .fence import FENCES
+from .transcript import MARKERS, SPEAKERS, customer_words, render, said
 
 PROMPT = ("You summarize a customer-service conversation for the agent's memory. "
           "Keep order numbers, product names, amounts, tracking and refund numbers, "
@@ -66,35 +54,35 @@ PROMPT = ("You summarize a customer-service conversation for the agent's memory.
 PROMPT_ZH = ("你负责为客服智能体的记忆总结一段客服对话。保留订单号、商品名称、金额、"
              "运单号和退款编号、操作结果以及用户的诉求；去掉寒暄和重复的话。"
              "输出纯文本，每行一条事实，以 '- ' 开头。")
-PROMPTS = {"en": PROMPT, "zh": PROMPT_ZH}
-# The fallback's labels: a quoted request, an answer by role.
-ASKED = {"en": "user asked: ", "zh": "用户问："}
-# Never an empty summary: it would read as no summary, the compressed turns gone.
-NOTHING = "- (nothing to keep)"
-NOTHINGS = {"en": NOTHING, "zh": "- 无"}  # the offline model reads both as no facts
+PROMPTS = Pair(PROMPT, PROMPT_ZH)
+ASKED = Pair("user asked: ", "用户问：")  # the fallback's label of a quoted request
+# Never an empty summary: it would read as no summary, the compressed turns gone. The
+# offline model reads both as no facts.
+NOTHING = Pair("- (nothing to keep)", "- 无")
 
 
 def clean(text: str) -> str:
     """Drop old ids lines (the guard rebuilds them) and neutralise forged fences."""
-    for fence in (*FENCES[0], *FENCES[1]):
-        text = text.replace(fence, fence.strip("[]"))
+    for marker in (marker for fence in FENCES for marker in fence):
+        text = text.replace(marker, marker.strip("[]"))
     lines = [line.rstrip() for line in text.strip().splitlines()]
     return "\n".join(line for line in lines
                      if line.strip() and ids_on(line) is None)
 
 
 def fallback_summary(previous: str | None, messages: Sequence[ChatMessage],
-                     lang: str = "en") -> str:
-    """A summary without a model: earlier lines + requests quoted + answers clipped
-    (labelled in Chinese with lang="zh")."""
+                     lang: Lang | None = None) -> str:
+    """A summary without a model: earlier lines + requests quoted + answers clipped,
+    labelled in `lang` (None: the package's language)."""
     lines = clean(previous or "").splitlines()
     for m in messages:
         text = clip(said(m), 100)
         if m.role is Role.USER:  # quoted as JSON: a request stays data, not a command
-            lines.append(f"- {ASKED[lang]}{json.dumps(text, ensure_ascii=False)}")
+            quoted = json.dumps(text, ensure_ascii=False)
+            lines.append(f"- {ASKED.say(lang)}{quoted}")
         elif text:  # the answers' facts, tool results, clipped
-            role = SPEAKERS_ZH[m.role.value] if lang == "zh" else f"{m.role.value}: "
-            lines.append(f"- {role}{text}")
+            role = m.role.value
+            lines.append(f"- {say(f'{role}: ', SPEAKERS[role].zh, lang)}{text}")
     return "\n".join(lines)
 
 
@@ -107,35 +95,31 @@ def required_ids(previous: str | None, messages: Sequence[ChatMessage]) -> list[
 class Summarizer:
     """previous summary + new messages -> new summary; counts its calls and tokens.
 
-    `lang`: "en", "zh", "auto" (the dialog's language, `dialog_lang`, for each
-    request), or None: the package's (`set_lang`) when it is built. It picks the
-    prompt, unless one is given, the request's markers, the fallback's labels and
-    the guard's ids line. `max_summary_tokens` is the summary's budget, and `fit` how
-    a summary is cut to it (budget.py's one rule; notebook 08 passes its ladder).
+    `lang`: "en", "zh", "auto" (the dialog's language: the customer's words, for
+    each request), or None: the package's language at the time of each request
+    (`set_lang`). It picks the prompt, unless one is given, the request's markers,
+    the fallback's labels and the guard's ids line. `max_summary_tokens` is the
+    summary's budget, and `fit` how a summary is cut to it (budget.py's one rule;
+    notebook 09 passes its ladder).
     """
+
+    prompts = PROMPTS  # the default prompt in each language (notebook 08's: its own)
 
     def __init__(self, llm: SupportsChat,
                  max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 prompt: str | None = None, lang: str | None = None, *,
-                 max_tokens: int | None = None, fit: Fit = one_rule) -> None:
+                 prompt: str | None = None,
+                 lang: Lang | Literal["auto"] | None = None, *,
+                 fit: Fit = one_rule) -> None:
+        get_lang(lang)  # a language that is none of them fails here, not later
         if not callable(getattr(llm, "chat", None)):
             kind = type(llm).__name__
             raise TypeError(say("llm must have a chat(messages) method, e.g. "
                                 f"LlmClient.from_env(); got {kind}",
                                 "llm 必须有 chat(messages) 方法，例如 "
-                                f"LlmClient.from_env()；收到的是 {kind}",
-                                error_lang(lang)))
-        if max_tokens is not None:  # the earlier name of the summary's budget
-            warnings.warn("Summarizer(max_tokens=...) is now max_summary_tokens=...",
-                          DeprecationWarning, stacklevel=2)
-            max_summary_tokens = max_tokens
-        lang = get_lang() if lang is None else lang
-        if lang not in ("en", "zh", "auto"):
-            raise ValueError(say(f"lang must be 'en', 'zh' or 'auto', got {lang!r}",
-                                 f"lang 只能是 'en'、'zh' 或 'auto'，当前为 {lang!r}"))
+                                f"LlmClient.from_env()；收到的是 {kind}", lang))
         check_size("max_summary_tokens", max_summary_tokens, 50, "room for a few facts",
                    why_zh="要装得下几条事实", lang=lang)
-        self.llm, self.prompt, self.lang = llm, prompt, lang
+        self.llm, self.lang, self.prompt = llm, lang, prompt  # prompt: the property
         self.max_summary_tokens, self.fit_rule = max_summary_tokens, fit
         self.calls = 0  # model calls made, failed ones included
         self.tokens = 0  # prompt + completion tokens those calls reported
@@ -146,40 +130,46 @@ class Summarizer:
         self.last_evicted: list[str] = []  # what the latest summary had to drop
 
     @property
-    def max_tokens(self) -> int:
-        """The earlier name of `max_summary_tokens`."""
-        return self.max_summary_tokens
+    def prompt(self) -> str:
+        """The instructions sent: the ones given, or the package's in the
+        summarizer's language (for "auto", the setting's until a dialog is read)."""
+        return self._own_prompt or self.prompts.say(self.lang)
+
+    @prompt.setter
+    def prompt(self, text: str | None) -> None:
+        """Instructions of your own from the next request on; None: the package's."""
+        self._own_prompt = text
 
     def clear(self) -> None:
         """Zero the counters (the memory that owns this summarizer was cleared)."""
         self.calls = self.tokens = self.fallbacks = self.evicted = 0
         self.last_evicted = []
 
-    def language(self, previous: str | None,
-                 messages: Sequence[ChatMessage]) -> str:
-        """The request's language: `lang`, or the dialog's when `lang` is "auto"."""
-        return dialog_lang(previous, messages) if self.lang == "auto" else self.lang
+    def language(self, previous: str | None, messages: Sequence[ChatMessage]) -> Lang:
+        """The request's language: `lang` read by the package's one rule, the
+        customer's words being the text "auto" follows."""
+        return get_lang(self.lang, customer_words(previous, messages))
 
     def request(self, previous: str | None,
                 messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         """The two messages sent to the model (no tools)."""
         lang = self.language(previous, messages)
-        before, nothing, new = MARKERS[lang]
-        return [ChatMessage.system(self.prompt or PROMPTS[lang]), ChatMessage.user(
+        before, nothing, new = (marker.say(lang) for marker in MARKERS)
+        prompt = self._own_prompt or self.prompts.say(lang)
+        return [ChatMessage.system(prompt), ChatMessage.user(
             f"{before}\n{previous or nothing}\n\n{new}\n{render(messages, lang)}")]
 
     def summarize(self, previous: str | None,
                   messages: Sequence[ChatMessage]) -> str:
         """The new summary. Never raises for a model failure: falls back instead."""
-        given = grounded(previous, messages)
-        required = [i for i in given if ID_PATTERN.fullmatch(i)]
+        given, required = grounded(previous, messages), required_ids(previous, messages)
         lang = self.language(previous, messages)
         summary = clean(self.ask(previous, messages) or "")
         if not summary:  # the call failed, or the reply was cut off or empty
             self.fallbacks += 1
             summary = clean(fallback_summary(previous, messages, lang))
-        summary = drop_invented(summary, given) or NOTHINGS[lang]
-        return self.fit(keep_ids(summary, required, IDS_LINES[lang]), lang)
+        summary = drop_invented(summary, given) or NOTHING.say(lang)
+        return self.fit(keep_ids(summary, required, IDS_LINES.say(lang)), lang)
 
     def ask(self, previous: str | None,
             messages: Sequence[ChatMessage]) -> str | None:
@@ -207,7 +197,7 @@ class Summarizer:
         """Note a failed call; the first one that is not an LlmError is warned
         about (once for this summarizer)."""
         secrets = getattr(self.llm, "_secrets", None)  # LlmClient's key, if any
-        masked = short(error, secrets() if callable(secrets) else [])
+        masked = error_text(error, secrets() if callable(secrets) else [])
         self.last_failure = f"{type(error).__name__}: {masked}".rstrip(": ")
         if self._warned or isinstance(error, LlmError):
             return
@@ -216,17 +206,17 @@ class Summarizer:
                           "the rule-based fallback keeps the conversation going, "
                           "stats() counts the fallbacks",
                           f"摘要器的模型调用失败（{self.last_failure}）；改用规则式合并，"
-                          "对话照常进行，stats() 统计回退次数", error_lang(self.lang)),
+                          "对话照常进行，stats() 统计回退次数", self.lang),
                       RuntimeWarning, stacklevel=2)
 
     def send(self, request: list[ChatMessage]) -> Any:
         """The model call (a fork sends its tools too: fork.py)."""
         return self.llm.chat(request)
 
-    def fit(self, summary: str, lang: str = "en") -> str:
+    def fit(self, summary: str, lang: Lang | None = None) -> str:
         """The budget, last: the guarded ids are inside it too."""
         fitted = self.fit_rule(summary, self.max_summary_tokens, find_ids,
-                               IDS_LINES[lang])
+                               IDS_LINES.say(lang))
         self.evicted += len(fitted.evicted)
         self.last_evicted = fitted.evicted
         return fitted.text

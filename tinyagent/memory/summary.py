@@ -14,37 +14,38 @@ verbatim. `threshold_tokens` adds a second trigger (off by default): compress as
 soon as the messages held reach that many tokens, for conversations whose messages
 are long. The summary itself never exceeds `max_summary_tokens` (budget.py), so
 the memory stays bounded however long the chat. `lang` ("en", "zh", "auto": the
-customer's language, or None: the package's, `set_lang`) is the language of the
-summarizer's prompt, of the fence around the summary (notebooks/zh/04) and of the
-errors. `fork=True` asks for each summary on the conversation's own cached prefix
-(fork.py: the agent's last request + one turn) instead of a request of its own.
-Holding the summary is compressed.py's, saving it production's. Left out:
-structured summaries (notebook 08) and background compression (09).
+customer's language, or None: the package's at the time, `set_lang`) is the
+language of the summarizer's prompt, of the fence around the summary
+(notebooks/zh/04) and of the errors. `fork=True` asks for each summary on the
+conversation's own cached prefix (fork.py: the agent's last request + one turn)
+instead of a request of its own. Holding the summary is compressed.py's, saving it
+production's. Left out: structured summaries (notebook 08) and background
+compression (09).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from ..checks import check_size, error_lang
-from ..lang import say
-from ..llm import SupportsChat
+from ..chat_model import SupportsChat
+from ..checks import check_size
+from ..lang import Lang, say
 from ..messages import ChatMessage
 from .budget import DEFAULT_SUMMARY_TOKENS
 from .compressed import CompressedChatMemory, compression_cut
 from .fork import ForkSummarizer
 from .summarizer import Summarizer
+from .turns import turn_sizes
 
 __all__ = ["SummaryChatMemory", "check_sizes", "compression_cut"]
 
 
 def check_sizes(threshold: int, keep_recent: int, names: tuple[str, str],
-                lang: str | None = None) -> None:
+                lang: Lang | Literal["auto"] | None = None) -> None:
     """The one set of rules for a summary memory's two sizes, in the memory's own
     `names` for them: keep_recent >= 2 (a question and its answer), and a threshold
     above it (else a compression could never keep fewer messages than it found)."""
     threshold_name, keep_name = names
-    lang = error_lang(lang)
     check_size(keep_name, keep_recent, 2, "the last question and its answer",
                why_zh="最后一问和它的回答", lang=lang)
     check_size(threshold_name, threshold, 3, f"more than {keep_name}",
@@ -66,7 +67,8 @@ class SummaryChatMemory(CompressedChatMemory):
 
     def __init__(self, llm: SupportsChat, threshold: int = 10, keep_recent: int = 4,
                  *, max_summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
-                 threshold_tokens: int | None = None, lang: str | None = None,
+                 threshold_tokens: int | None = None,
+                 lang: Lang | Literal["auto"] | None = None,
                  fork: bool = False) -> None:
         check_sizes(threshold, keep_recent, self._size_names, lang)
         summarizer = ForkSummarizer if fork else Summarizer
@@ -87,4 +89,4 @@ class SummaryChatMemory(CompressedChatMemory):
         # user message first would compress at threshold + 1: the same moment).
         if self._held_past(self.threshold):
             self._compress_oldest(compression_cut(
-                self._turn_sizes(), len(self._messages), self.keep_recent))
+                turn_sizes(self._messages), len(self._messages), self.keep_recent))

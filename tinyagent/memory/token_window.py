@@ -10,7 +10,10 @@ Whole turns only, as in window.py: a single turn larger than the whole budget is
 kept alone rather than cut in half, so `tokens` can exceed `max_tokens` until the
 next turn starts.
 
-Left out: the system prompt and tool schemas, which the agent's own budget counts
+`max_tokens` is the name the course gives this budget: the tokens of the messages
+held, not the reply's length cap that the API calls max_tokens (LlmClient's
+`max_reply_tokens`). Its errors speak the package's language at the time. Left out:
+the system prompt and tool schemas, which the agent's own budget counts
 (ReActAgent's max_tokens), and remembering what fell out (summary.py, hybrid.py).
 """
 
@@ -25,9 +28,9 @@ class TokenWindowChatMemory(BaseChatMemory):
 
     _repr_fields = ("max_tokens",)
 
-    def __init__(self, max_tokens: int, *, lang: str | None = None) -> None:
+    def __init__(self, max_tokens: int) -> None:
         check_size("max_tokens", max_tokens, 1, "a budget of prompt tokens",
-                   why_zh="提示词的 token 预算", lang=lang)
+                   why_zh="提示词的 token 预算")
         super().__init__()
         self.max_tokens = max_tokens
 

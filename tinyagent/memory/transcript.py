@@ -5,7 +5,8 @@ my order 88231?" in English, "用户：帮我查一下订单 88231 的物流到�
 transcripts in each language are written; each message is folded onto its line, so
 that no message can forge a line of its own, and its tool calls are spelled out.
 The request's markers around the previous summary and the new messages come in both
-languages too; the offline model reads either. Left out: images and other parts.
+languages too (`Pair`s, lang.py); the offline model reads either. Left out: images
+and other parts.
 """
 
 from __future__ import annotations
@@ -13,17 +14,19 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ..lang import get_lang, is_chinese
+from ..lang import Lang, Pair
 from ..messages import ChatMessage, Role
 
-# What the request says around the two parts, per language: (previous summary, no
-# summary yet, new messages). The offline model reads both languages' markers.
-MARKERS = {"en": ("Previous summary:", "(none)", "New messages:"),
-           "zh": ("之前的摘要：", "无", "新消息：")}
-# Who says a line of a Chinese transcript, as Chinese transcripts are written
-# ("用户：…", "客服：…"); English ones say "[user] …". The offline model reads both.
-SPEAKERS_ZH = {"user": "用户：", "assistant": "客服：", "tool": "工具结果：",
-               "system": "系统："}
+# What the request says around the two parts: the previous summary (or that there is
+# none yet), then the new messages. The offline model reads both languages' markers.
+MARKERS = (Pair("Previous summary:", "之前的摘要："), Pair("(none)", "无"),
+           Pair("New messages:", "新消息："))
+# Who says a line: "[user] …" in English; "用户：…", "客服：…" in Chinese, as Chinese
+# transcripts are written. The offline model reads both.
+SPEAKERS = {"user": Pair("[user] ", "用户："),
+            "assistant": Pair("[assistant] ", "客服："),
+            "tool": Pair("[tool] ", "工具结果："),
+            "system": Pair("[system] ", "系统：")}
 
 
 def said(m: ChatMessage) -> str:
@@ -36,17 +39,14 @@ def said(m: ChatMessage) -> str:
     return text
 
 
-def render(messages: Sequence[ChatMessage], lang: str | None = None) -> str:
+def render(messages: Sequence[ChatMessage], lang: Lang | None = None) -> str:
     """One line a message: the transcript the summarizer reads, "[user] text" in
-    English, "用户：text" in Chinese (`lang`, else the package's language)."""
-    if get_lang(lang) == "zh":
-        return "\n".join(f"{SPEAKERS_ZH[m.role.value]}{said(m)}" for m in messages)
-    return "\n".join(f"[{m.role.value}] {said(m)}" for m in messages)
+    English, "用户：text" in Chinese (`lang`; None: the package's language)."""
+    return "\n".join(SPEAKERS[m.role.value].say(lang) + said(m) for m in messages)
 
 
-def dialog_lang(previous: str | None, messages: Sequence[ChatMessage]) -> str:
-    """"zh" when the customer writes Chinese, else "en". With no user message in
-    `messages`, the previous summary's language decides."""
+def customer_words(previous: str | None, messages: Sequence[ChatMessage]) -> str:
+    """What decides a summary's language when it follows the dialog (lang="auto"):
+    the customer's messages, or with none in `messages`, the previous summary."""
     users = [m.content for m in messages if m.role is Role.USER]
-    text = " ".join(users) if users else previous or ""
-    return "zh" if is_chinese(text) else "en"
+    return " ".join(users) if users else previous or ""

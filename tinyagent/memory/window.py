@@ -15,9 +15,9 @@ result whose call is gone, which providers reject. What that means in practice:
   the next turn starts: an answer without its question would be worse than a long
   prompt.
 
-`lang` is the language of its errors (None: the package's, `set_lang`). Left out:
-a budget in tokens (token_window.py) and remembering what fell out of the
-window (summary.py, hybrid.py).
+Its errors speak the package's language at the time (`set_lang`): a window writes
+nothing else a person reads. Left out: a budget in tokens (token_window.py) and
+remembering what fell out of the window (summary.py, hybrid.py).
 """
 
 from __future__ import annotations
@@ -31,19 +31,18 @@ class SlidingWindowChatMemory(BaseChatMemory):
 
     _repr_fields = ("max_messages",)
 
-    def __init__(self, max_messages: int, *, lang: str | None = None) -> None:
+    def __init__(self, max_messages: int) -> None:
         check_size("max_messages", max_messages, 2, "one user + one assistant",
-                   why_zh="一轮对话需要一条用户消息和一条助手消息", lang=lang)
+                   why_zh="一轮对话需要一条用户消息和一条助手消息")
         super().__init__()
         self.max_messages = max_messages
 
     @classmethod
-    def from_rounds(cls, rounds: int, *,
-                    lang: str | None = None) -> SlidingWindowChatMemory:
+    def from_rounds(cls, rounds: int) -> SlidingWindowChatMemory:
         """A window of `rounds` exchanges: from_rounds(3) keeps 6 messages."""
         check_size("rounds", rounds, 1, "one round = one user + one assistant message",
-                   why_zh="一轮 = 一条用户消息 + 一条助手消息", lang=lang)
-        return cls(max_messages=2 * rounds, lang=lang)
+                   why_zh="一轮 = 一条用户消息 + 一条助手消息")
+        return cls(max_messages=2 * rounds)
 
     def _trim(self) -> None:
         while len(self) > self.max_messages:  # drop whole turns, oldest first

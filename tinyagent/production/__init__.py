@@ -8,15 +8,13 @@ any summary memory), background
 "What you pay": what it optimises is the bill; sizing reads its marks off the cache
 rule), clearing (old tool results replaced by a placeholder past a trigger: the same
 notebook), sessions (persistence,
-isolation, restarts, many writers; the stores themselves live in
-tinyagent.storage). The notebook's widget
+isolation, restarts, many writers; the stores themselves, and `SummaryState`, the
+record of a summary they keep, live in tinyagent.storage). The notebook's widget
 playground is course harness: tinyagent.course.playground.
 """
 
-from ..storage import SessionInfo, SqliteStore  # where the stores live now
 from .background import (
     BackgroundSummaryChatMemory,
-    BackgroundSummaryMemory,
     shared_executor,
 )
 from .clearing import ToolClearingChatMemory
@@ -25,8 +23,6 @@ from .eviction import fit as ladder_fit
 from .incremental import (
     Batch,
     IncrementalSummaryChatMemory,
-    IncrementalSummaryMemory,
-    SummaryState,
     plan_batch,
 )
 from .persistent import PersistentChatMemory, Recorded, recorded
@@ -42,12 +38,9 @@ from .structured import (
     section_titles,
 )
 
-__all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory",
-           "BackgroundSummaryMemory", "Batch", "CompactChatMemory",
-           "IncrementalSummaryChatMemory",
-           "IncrementalSummaryMemory", "PersistentChatMemory", "Recorded", "Session",
-           "SessionInfo", "SessionManager", "SqliteStore", "StructuredSummarizer",
-           "StructuredSummary", "SummaryState", "ToolClearingChatMemory", "cap_items",
-           "fallback_document",
-           "ladder_fit", "load_memory", "plan_batch", "recorded", "section_titles",
-           "shared_executor", "snapshot"]
+__all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory", "Batch",
+           "CompactChatMemory", "IncrementalSummaryChatMemory", "PersistentChatMemory",
+           "Recorded", "Session", "SessionManager", "StructuredSummarizer",
+           "StructuredSummary", "ToolClearingChatMemory", "cap_items",
+           "fallback_document", "ladder_fit", "load_memory", "plan_batch", "recorded",
+           "section_titles", "shared_executor", "snapshot"]

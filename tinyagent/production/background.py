@@ -26,9 +26,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
-from ..llm import SupportsChat
+from ..chat_model import SupportsChat
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from .incremental import IN_FLIGHT, Batch, IncrementalSummaryChatMemory, SummaryState
+from ..storage.base import SummaryState
+from .incremental import IN_FLIGHT, Batch, IncrementalSummaryChatMemory
 from .structured import MAX_RENDER_CHARS
 
 T = TypeVar("T")
@@ -129,5 +130,3 @@ class BackgroundSummaryChatMemory(IncrementalSummaryChatMemory):
                 return self.state
             future.result()
 
-
-BackgroundSummaryMemory = BackgroundSummaryChatMemory  # its earlier name, in use

@@ -43,15 +43,16 @@ import time
 from itertools import islice
 from typing import Any
 
-from ..checks import check_size, error_lang
+from ..chat_model import SupportsChat
+from ..checks import check_size
 from ..lang import say
-from ..llm import SupportsChat
 from ..memory.base import BaseChatMemory
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
 from ..memory.compressed import compression_cut
 from ..memory.fence import summary_message, summary_text
 from ..memory.fork import ForkSummarizer
 from ..memory.summarizer import Summarizer
+from ..memory.turns import turn_sizes
 from ..messages import ChatMessage
 from ..offline.cache_rules import CacheRule, get_rule
 from ..tokens import count_message_tokens
@@ -78,7 +79,7 @@ class CompactChatMemory(BaseChatMemory):
             raise ValueError(say(f"high_tokens must be > low_tokens (got {got}): "
                                  "otherwise every turn compacts",
                                  f"high_tokens 必须大于 low_tokens（当前 {got}）："
-                                 "否则每一轮都要压缩", error_lang(lang)))
+                                 "否则每一轮都要压缩", lang))
         super().__init__()
         self.high_tokens, self.low_tokens = high_tokens, low_tokens
         self.max_summary_tokens = max_summary_tokens
@@ -178,7 +179,7 @@ class CompactChatMemory(BaseChatMemory):
         tokens stay verbatim or, with `low_is_floor`, at least `keep`; the newest
         turn always stays."""
         sizes, tokens, count = [], self._tokens, 0
-        for size in self._turn_sizes():
+        for size in turn_sizes(self._messages):
             size_tokens = sum(map(count_message_tokens,
                                   islice(self._messages, count, count + size)))
             if (tokens - size_tokens < keep) if self.low_is_floor else tokens <= keep:

@@ -174,7 +174,7 @@ def fit(summary: str, max_summary_tokens: int, find_ids: Callable[[str], list[st
     the ids line; the pending refund (open) stays whole. Then the resolved ids go,
     oldest first, until the summary fits.
 
-    >>> from tinyagent.memory.summarizer import find_ids
+    >>> from tinyagent.memory.entities import find_ids
     >>> notes = ("- Order 88231: delivered, SF1234567890\\n"
     ...          "- Refund RF20260701001: pending")
     >>> fitted = fit(notes, 20, find_ids)

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from ..chat_model import SupportsChat
 from ..checks import check_size
-from ..llm import SupportsChat
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from ..memory.compressed import SummaryState
+from ..memory.turns import split_turns
 from ..messages import ChatMessage, Role
+from ..storage.base import SummaryState
 from .persistent import PersistentChatMemory
 from .structured import MAX_RENDER_CHARS, StructuredSummarizer
 
@@ -230,5 +231,3 @@ class IncrementalSummaryChatMemory(PersistentChatMemory):
         self.restore(SummaryState(version=previous.version), log)
         self.compress_all()
 
-
-IncrementalSummaryMemory = IncrementalSummaryChatMemory  # its earlier name, in use

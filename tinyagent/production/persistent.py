@@ -28,9 +28,10 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ..memory.base import ChatMemory
-from ..memory.compressed import CompressedChatMemory, SummaryState
+from ..memory.compressed import CompressedChatMemory
 from ..memory.summarizer import Summarizer
 from ..messages import ChatMessage
+from ..storage.base import SummaryState
 
 OnApply = Callable[[SummaryState], None]
 

@@ -18,10 +18,11 @@ import dataclasses
 import warnings
 from collections.abc import Sequence
 
-from ..memory.base import ChatMemory, call_before
-from ..memory.compressed import SummaryState
+from ..memory.base import ChatMemory
+from ..memory.turns import call_before
 from ..messages import ChatMessage, Role
 from ..storage import Store
+from ..storage.base import SummaryState
 from .persistent import Persistent, Recorded, recorded
 
 # A stored message longer than this is loaded into the memory cut (the log keeps it
@@ -78,5 +79,3 @@ def load_memory(memory: ChatMemory | Persistent, store: Store, name: str) -> int
         memory.add(loaded(message))
     return len(log)
 
-
-restore = load_memory  # the earlier name; a memory's restore() is another thing

@@ -30,12 +30,12 @@ import builtins
 import contextlib
 import threading
 from collections.abc import Callable
-from typing import Any
 
-from ..memory.base import ChatMemory, call_before, orphan_error
-from ..memory.compressed import SummaryState
+from ..display import memory_table
+from ..memory.base import ChatMemory
+from ..memory.turns import call_before, orphan_error
 from ..messages import ChatMessage, Role
-from ..storage import SessionInfo, Store, StoreError, check_name
+from ..storage import SessionInfo, Store, StoreError, SummaryState, check_name
 from .persistent import Persistent, recorded
 from .restore import load_memory
 from .undo import Undo
@@ -174,8 +174,8 @@ class Session(Undo):
     def __repr__(self) -> str:
         return f"Session({self.name!r}, {self.memory!r})"
 
-    def _repr_html_(self) -> Any:
-        return getattr(self.memory, "_repr_html_", lambda: None)()
+    def _repr_html_(self) -> str:  # the memory's table, as a notebook shows it
+        return memory_table(self.memory)
 
 
 class SessionManager:

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..lang import say
-from ..memory.compressed import SummaryState  # the record a snapshot holds
 from ..messages import ChatMessage
 
 
@@ -36,6 +35,16 @@ class StoreError(RuntimeError):
 
     The message is one line that names the database and what to do about it.
     """
+
+
+@dataclass(frozen=True)
+class SummaryState:
+    """A summary and its record: what a store's snapshot holds (notebook 09)."""
+
+    text: str | None = None
+    covered_up_to: int = 0  # the summary includes messages 1..covered_up_to
+    compression_count: int = 0
+    version: int = 0  # +1 each time the summary changes
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ..language import say, speaking
+from ...lang import say, speaking
 from ._errors import in_chinese
 from ._wrap import wrapped
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ...lang import say
 from ...messages import ChatMessage, Role, ToolCall
 from ...tokens import count_message_tokens
-from ..language import say
 
 ORDERS = ("88231", "90417", "55107", "73820", "61554", "40213", "19876", "30542")
 

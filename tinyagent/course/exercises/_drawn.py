@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..language import say
+from ...lang import say
 from . import Wrong
 
 Draw = Callable[[random.Random], bool]  # one drawn input's check: True, or Wrong

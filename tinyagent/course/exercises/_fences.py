@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...memory.summarizer import FENCES, SUMMARY_FOOTER, SUMMARY_HEADER
-from ..language import get_lang
+from ...lang import get_lang
+from ...memory.fence import HEADER, SUMMARY_FOOTER, SUMMARY_HEADER
 
 
 def show(value: Any) -> str:
@@ -30,7 +30,7 @@ def show(value: Any) -> str:
 def fence_of(message: Any) -> str:
     """"zh" when `message` is fenced with the Chinese markers, else "en"."""
     content = getattr(message, "content", "")
-    return "zh" if isinstance(content, str) and content.startswith(FENCES[1][0]) \
+    return "zh" if isinstance(content, str) and content.startswith(HEADER.zh) \
         else "en"
 
 

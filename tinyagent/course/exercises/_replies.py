@@ -24,10 +24,13 @@ import hashlib
 import json
 from typing import Any
 
-from ...llm import LlmClient, Usage
+from ...chat_model import ChatResponse, Usage
+from ...llm import LlmClient
 from ...messages import ChatMessage
 from ...offline.model import complete
-from ...reply import ChatResponse, parse_reply
+
+# Enough for every play of a test session (about 100 calls per 50-turn dialog);
+from ...reply import parse_reply
 
 # Enough for every play of a test session (about 100 calls per 50-turn dialog);
 # the oldest replies go first. A key is a 16-byte digest, a value one short reply

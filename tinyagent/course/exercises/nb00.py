@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Any
 
 from ... import guards
-from ..language import say
+from ...lang import say
 from . import Case, exercise, expect
 from ._drawn import drawn, size
 

@@ -15,8 +15,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from ...lang import say
 from ...messages import ChatMessage
-from ..language import say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import ORDERS, fresh_list, label, roles
 from ._drawn import drawn, first_difference, size

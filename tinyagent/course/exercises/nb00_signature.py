@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ... import guards
+from ...lang import say
 from ...messages import ToolCall
-from ..language import say
 from . import Case, exercise, expect
 from ._dialogs import ORDERS
 from ._drawn import drawn, size

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...memory.base import split_turns
+from ...lang import get_lang, say
+from ...memory.turns import split_turns
 from ...messages import ChatMessage
-from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import dialog, roles
 from ._drawn import drawn, size

@@ -20,9 +20,9 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from ...memory.base import drop_orphans, split_turns
+from ...lang import get_lang, say
+from ...memory.turns import drop_orphans, split_turns
 from ...messages import ChatMessage, Role
-from ..language import get_lang, say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import ORDERS, dialog, roles
 from ._drawn import drawn, size

@@ -15,9 +15,9 @@ import gc
 import tracemalloc
 from typing import Any
 
+from ...lang import say
 from ...messages import ChatMessage
 from ...tokens import count_message_tokens
-from ..language import say
 from . import Wrong
 from ._dialogs import dialog
 

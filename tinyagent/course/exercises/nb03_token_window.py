@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any
 
-from ...memory.base import split_turns
+from ...lang import say
 from ...memory.token_window import TokenWindowChatMemory
+from ...memory.turns import split_turns
 from ...messages import ChatMessage
 from ...tokens import count_messages_tokens
-from ..language import say
 from . import Case, Wrong, exercise, expect
 from ._dialogs import ORDERS, dialog, fresh_list, roles, size, tokens
 from ._drawn import drawn

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...memory.base import split_turns
+from ...lang import say
 from ...memory.summary import compression_cut
+from ...memory.turns import split_turns
 from ...messages import ChatMessage
-from ..language import say
 from . import Case, Wrong, exercise
 from ._dialogs import ORDERS, dialog
 from ._drawn import drawn, size

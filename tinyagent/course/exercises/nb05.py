@@ -19,14 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...memory.summarizer import (
-    MARKERS,
-    find_ids,
-    render,
-)
+from ...lang import say
+from ...memory.entities import find_ids
+from ...memory.transcript import MARKERS, render
 from ...messages import ChatMessage
 from ...tokens import count_tokens
-from ..language import get_lang, say
 from . import Case, Wrong, exercise
 from ._drawn import drawn
 from .nb05_drawn import CHAINS, MOST_MERGES, drawn_chain, prompt_lang
@@ -157,7 +154,7 @@ def _merge_step_cases(merge_summary: Any) -> Iterator[Case]:
     yield (say("one model call, no tools, the summarizer prompt as the system message",
                "只调用模型一次，不带工具，摘要提示词作为 system 消息"),
            lambda: _prompt(merge_summary), form)
-    before, none, new = MARKERS[get_lang()]
+    before, none, new = (marker.say() for marker in MARKERS)
     yield (say(f"the request holds the previous summary after {before!r}",
                f"请求里 {before!r} 后面是之前的摘要"),
            lambda: _labelled(merge_summary, previous(), "previous"),

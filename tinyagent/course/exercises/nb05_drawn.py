@@ -13,10 +13,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...llm import ChatResponse, LlmError
-from ...memory.summarizer import IDS_LINE, IDS_LINE_ZH, PROMPTS, find_ids, render
+from ...chat_model import ChatResponse, LlmError
+from ...lang import get_lang, say
+from ...memory.budget import IDS_LINE, IDS_LINE_ZH
+from ...memory.entities import find_ids
+from ...memory.summarizer import PROMPTS
+from ...memory.transcript import render
 from ...messages import ChatMessage
-from ..language import get_lang, say
 from . import Wrong
 from ._dialogs import ORDERS
 from ._drawn import first_difference, size
@@ -53,7 +56,7 @@ def prompt_lang(merge_summary: Any) -> str:
     merge_summary(model, previous(), overflow())
     sent = model.requests[0][0][0].content if model.requests and \
         model.requests[0][0] else ""
-    return next((k for k, prompt in PROMPTS.items() if prompt == sent), get_lang())
+    return "zh" if sent == PROMPTS.zh else "en" if sent == PROMPTS.en else get_lang()
 
 
 def _drawn_ids(rng: random.Random) -> tuple[str, str, str]:

@@ -11,17 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...llm import ChatResponse, LlmError
-from ...memory.summarizer import (
-    MARKERS,
-    PROMPTS,
-    fallback_summary,
-    find_ids,
-    keep_ids,
-    render,
-)
+from ...chat_model import ChatResponse, LlmError
+from ...lang import say
+from ...memory.entities import find_ids, keep_ids
+from ...memory.summarizer import PROMPTS, fallback_summary
+from ...memory.transcript import MARKERS, render
 from ...messages import ChatMessage
-from ..language import say
 from ._dialogs import ORDERS
 
 PREVIOUS = ("- User: Where is my order 88231?\n"
@@ -71,15 +66,19 @@ class Broken:
 def reference_merge(llm: Any, previous: str | None, overflow: list[ChatMessage],
                     lang: str = "en") -> str:
     """The merge step as the exercise asks it (the solutions notebook's code), with
-    the prompt, labels and fallback of `lang` (the Chinese edition's: "zh")."""
-    before, none, new = MARKERS[lang]
+    the prompt and labels of `lang` (the Chinese edition's: "zh"); the transcript
+    and the fallback speak the package's language, as `render` and
+    `fallback_summary` do when not told otherwise."""
+    before, none, new = (marker.say(lang) for marker in MARKERS)
     text = f"{before}\n{previous or none}\n\n{new}\n{render(overflow)}"
     try:
-        summary = llm.chat([ChatMessage.system(PROMPTS[lang]), ChatMessage.user(text)])
+        summary = llm.chat([ChatMessage.system(PROMPTS.say(lang)),
+                            ChatMessage.user(text)])
         summary = summary.content.strip()
     except Exception:  # a failed summary must not lose the conversation
         summary = ""
-    return keep_ids(summary or fallback_summary(previous, overflow, lang),
+    # the fallback's labels follow the package's language, as render's do
+    return keep_ids(summary or fallback_summary(previous, overflow),
                     find_ids(text))
 
 

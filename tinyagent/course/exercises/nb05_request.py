@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...memory.summarizer import MARKERS, PROMPTS, render
+from ...lang import get_lang, say
+from ...memory.summarizer import PROMPTS
+from ...memory.transcript import MARKERS, render
 from ...messages import ChatMessage
-from ..language import get_lang, say
 from . import Wrong
 from .nb05_inputs import Recorder, overflow, previous
 
@@ -33,11 +34,11 @@ def _prompt(merge_summary: Any) -> bool:
     messages, tools = _request(merge_summary, previous())
     first = messages[0] if messages else None
     if first is not None and first.role.value == "system" and \
-            first.content in PROMPTS.values() and not tools:
+            first.content in (PROMPTS.en, PROMPTS.zh) and not tools:
         return True
     got = (f"{first.role.value}: {first.content[:60]!r}" if first else "[]") + \
         (say(f" with {len(tools)} tools", f"，带 {len(tools)} 个工具") if tools else "")
-    expected = f"system: {PROMPTS[get_lang()][:60]!r}"
+    expected = f"system: {PROMPTS.say()[:60]!r}"
     raise Wrong(say(f"the first message: got {got}; expected {expected}, no tools",
                     f"第一条消息：得到 {got}；应为 {expected}，不带工具"))
 
@@ -48,8 +49,9 @@ def _markers(merge_summary: Any) -> tuple[str, str, str]:
     language when the prompt is neither."""
     messages, _ = _request(merge_summary, previous())
     sent = messages[0].content if messages else ""
-    lang = next((k for k, prompt in PROMPTS.items() if prompt == sent), get_lang())
-    return MARKERS[lang]
+    lang = "zh" if sent == PROMPTS.zh else "en" if sent == PROMPTS.en else get_lang()
+    before, none, new = (marker.say(lang) for marker in MARKERS)
+    return before, none, new
 
 
 def _text(merge_summary: Any, previous: str | None) -> str:
@@ -76,7 +78,7 @@ def _holds(text: str, part: str, where: str, absent: str | None = None) -> bool:
     """`part` is in `text` (and `absent` is not); otherwise Wrong, showing both."""
     if part in text and (absent is None or absent not in text):
         return True
-    for prompt in PROMPTS.values():  # the prompt is checked on its own
+    for prompt in (PROMPTS.en, PROMPTS.zh):  # the prompt is checked on its own
         text = text.removeprefix(prompt)
     shown = text.lstrip()
     shown = shown if len(shown) <= 160 else shown[:160] + "…"

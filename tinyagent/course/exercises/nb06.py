@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..language import say
+from ...lang import say
 from . import Case, Wrong, exercise
 from ._drawn import generator
 from ._replies import Remembered

@@ -36,11 +36,11 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from ...lang import get_lang, say, speaking
 from ..billing import Call, RecordedRun, bill
 from ..catalogue import STRATEGIES
 from ..compare import run_strategy
 from ..evaluation import score
-from ..language import get_lang, say, speaking
 from ..names import strategy_title
 from ..planted import Dialog, planted_dialog
 from . import Case, Wrong, exercise

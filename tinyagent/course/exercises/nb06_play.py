@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...llm import SupportsChat
+from ...chat_model import SupportsChat
+from ...lang import get_lang, say
 from ...memory import HybridChatMemory
-from ...memory.summarizer import IDS_LINE, IDS_LINE_ZH
+from ...memory.budget import IDS_LINE, IDS_LINE_ZH
 from ...messages import Role
 from ..compare import run_strategy
 from ..evaluation import planted_dialog, score
-from ..language import get_lang, say
 from . import Wrong
 from ._dialogs import dialog, roles
 

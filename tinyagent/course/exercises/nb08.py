@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from ..language import say
+from ...lang import say
 from . import Case, exercise, expect
 from ._dialogs import fresh_list
 from ._drawn import drawn, size

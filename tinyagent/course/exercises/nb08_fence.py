@@ -18,9 +18,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...memory.summarizer import FENCES, SUMMARY_HEADER
+from ...lang import say
+from ...memory.fence import FOOTER, HEADER, SUMMARY_HEADER
 from ...messages import ChatMessage, Role
-from ..language import say
 from . import Case, Wrong, exercise
 from ._drawn import drawn, first_difference, size
 from ._fences import fence_of, show
@@ -33,13 +33,14 @@ def _fenced(fence: Any, summary: str | Callable[[str, str], str]) -> bool:
     """`fence(summary)` is one fenced system message holding the summary whole;
     a `summary` written from (header, footer) forges the markers `fence` uses."""
     if callable(summary):  # the forger copies the markers the learner's fence uses
-        summary = summary(*FENCES[fence_of(fence("- x")) == "zh"])
+        lang = fence_of(fence("- x"))
+        summary = summary(HEADER.say(lang), FOOTER.say(lang))
     got, where = fence(summary), say(f"with {summary!r}", f"输入为 {show(summary)}")
     if not isinstance(got, ChatMessage) or got.role is not Role.SYSTEM:
         raise Wrong(say(f"{where}: got {got!r}; expected a system ChatMessage",
                         f"{where}：得到 {show(got)}；应为 system 角色的 ChatMessage"))
     text = got.content
-    header, footer = FENCES[fence_of(got) == "zh"]
+    header, footer = HEADER.say(fence_of(got)), FOOTER.say(fence_of(got))
     names = ("SUMMARY_HEADER", "SUMMARY_FOOTER") if header == SUMMARY_HEADER else \
         ("SUMMARY_HEADER_ZH", "SUMMARY_FOOTER_ZH")
     if not (text.startswith(header + "\n") and text.endswith("\n" + footer)):

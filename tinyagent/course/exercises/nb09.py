@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from ...memory.summarizer import summary_message
+from ...lang import say
+from ...memory.fence import summary_message
 from ...messages import ChatMessage, Role
-from ...production.incremental import SummaryState
-from ..language import say
+from ...storage import SummaryState
 from . import Case, exercise, expect
 from ._dialogs import dialog, fresh_list, roles
 from ._drawn import drawn, size

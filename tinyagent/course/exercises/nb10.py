@@ -16,16 +16,16 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from ...lang import Pair, say
 from ...messages import ChatMessage, ToolCall
-from ..language import get_lang, say
 from . import Case, Wrong, exercise
 
-CALLS = {"en": [ToolCall("call_7", "queryOrder", {"order_id": "90417"}),
-                ToolCall("call_8", "applyRefund", {"order_id": "90417",
-                                                   "reason": "left earbud silent"})],
-         "zh": [ToolCall("call_7", "queryOrder", {"order_id": "90417"}),
-                ToolCall("call_8", "applyRefund", {"order_id": "90417",
-                                                   "reason": "左耳没有声音"})]}
+CALLS = Pair([ToolCall("call_7", "queryOrder", {"order_id": "90417"}),
+              ToolCall("call_8", "applyRefund", {"order_id": "90417",
+                                                 "reason": "left earbud silent"})],
+             [ToolCall("call_7", "queryOrder", {"order_id": "90417"}),
+              ToolCall("call_8", "applyRefund", {"order_id": "90417",
+                                                 "reason": "左耳没有声音"})])
 RESULT = '{"order_id": "90417", "status": "in transit"}'
 
 
@@ -38,7 +38,7 @@ def _items(step_items: Any, message: ChatMessage) -> list[dict[str, Any]]:
 
 
 def _calls_read_back(step_items: Any, count: int) -> bool:
-    calls = CALLS[get_lang()][:count]
+    calls = CALLS.say()[:count]
     items = _items(step_items, ChatMessage.assistant("", calls))
     kinds = [i.get("type") for i in items]
     if kinds != ["function_call"] * count:
