@@ -26,7 +26,6 @@ from typing import Any
 from ..chat_model import SupportsChat
 from ..checks import check_size
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
-from ..memory.turns import split_turns
 from ..messages import ChatMessage, Role
 from ..storage.base import SummaryState
 from .persistent import PersistentChatMemory
