@@ -20,8 +20,9 @@ from typing import Any
 from unittest import mock
 
 from tinyagent import ChatMessage, ReActAgent, Role
-from tinyagent.memory.base import BaseChatMemory, split_turns
+from tinyagent.memory.base import BaseChatMemory
 from tinyagent.memory.summarizer import Summarizer, fallback_summary, render
+from tinyagent.memory.turns import split_turns
 from tinyagent.tools.registry import ToolRegistry
 
 MEMORY, SUMMARY = "in-memory", "summary 4/2"  # the check's names of the two

@@ -186,7 +186,7 @@ def tool_results_sent(sent: list[dict[str, Any]], results: dict[str, str]) -> st
     repeated call, which is not run; else why not. Run it on a turn's last request:
     that one holds every result the turn sent."""
     start = max((i for i, d in enumerate(sent) if d.get("role") == "user"), default=0)
-    notices = tuple(n.split("{call}")[0] for n in REPEAT_NOTICE)
+    notices = tuple(n.split("{call}")[0] for n in (REPEAT_NOTICE.en, REPEAT_NOTICE.zh))
     for d in sent[start:]:
         if d.get("role") != "tool":
             continue

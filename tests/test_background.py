@@ -290,7 +290,7 @@ def test_a_bad_max_summary_chars_is_refused_at_construction(chars):
 
 def reference_plan(messages, keep_recent_turns, batch_turns):
     """plan_batch as first written: split every turn, then count."""
-    from tinyagent.memory.base import split_turns
+    from tinyagent.memory.turns import split_turns
     from tinyagent.production.incremental import is_complete
 
     turns = split_turns(messages)

@@ -25,14 +25,26 @@ def test_only_anthropics_rules_are_marked_by_the_client(name):
     """Under Anthropic's rules the request gets automatic caching (a top-level
     cache_control, the 1-hour one asked for by name); every other rule leaves the
     request as it was, and so does a name that is no rule."""
-    request = mark_breakpoints(body("Where is 88231?"), name)
+    request = mark_breakpoints(body("Where is 88231?"), RULES[name])
     if name.startswith("anthropic"):
         ttl = {"ttl": "1h"} if name == "anthropic-1h" else {}
         assert request["cache_control"] == {"type": "ephemeral", **ttl}
         assert breakpoints(request) == [len(request["messages"])]
     else:
         assert "cache_control" not in request and breakpoints(request) is None
-    assert mark_breakpoints(body("x"), "my-own-provider") == body("x")
+    assert mark_breakpoints(body("x"), None) == body("x")
+
+
+def test_a_client_of_a_provider_the_course_does_not_list_marks_nothing():
+    """A real client's own provider name is no rule of the course's: it finds its
+    prefix itself, and the client marks nothing."""
+    from tinyagent import LlmClient
+
+    llm = LlmClient(offline=True)
+    llm.cache_rule = "my-own-provider"
+    assert llm._marking_rule() is None
+    llm.cache_rule = "anthropic"
+    assert llm._marking_rule() is RULES["anthropic"]
 
 
 def test_breakpoints_are_read_from_the_tools_the_parts_and_the_top():

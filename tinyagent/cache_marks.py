@@ -33,13 +33,9 @@ ONE_HOUR = 3600  # a rule's expiry at or above this asks for the 1-hour cache
 
 def mark_breakpoints(request: dict[str, Any], rule: Any) -> dict[str, Any]:
     """`request` (changed in place, and returned) with the breakpoints the client
-    places under `rule` (a CacheRule or its name); unchanged under a rule whose
-    provider finds the prefix itself, or a name that is no rule."""
-    try:
-        from .offline.cache_rules import get_rule
-
-        rule = get_rule(rule)
-    except ValueError:  # a real client's own provider: it finds its prefix itself
+    places under `rule` (a CacheRule: `marked`, `expiry_seconds`); unchanged under
+    None, or a rule whose provider finds the prefix itself."""
+    if rule is None:
         return request
     if not rule.marked:
         return request

@@ -94,7 +94,7 @@ class LlmClient:
         self.max_retries = 0 if offline else max_retries
         self.env_file: Path | None = None  # the .env that from_env() read, if any
         self._client: openai.OpenAI | None = None  # built on first use: fast import
-        # Offline: the prompt cache's rule (offline/cache_rules.py, notebook 06),
+        # Offline: the prompt cache's rule (offline/cache_rules.py, notebook 07),
         # the Clock its expiry reads (None: no time passes), its chance of a hit
         self.cache_rule = os.environ.get("TINYAGENT_CACHE_RULE", "").strip() or "qwen"
         self.clock, self.hit_chance = None, 1.0
@@ -186,7 +186,7 @@ class LlmClient:
                                    "max_tokens": self.max_reply_tokens}
         if tools:  # some servers (llama.cpp) take a missing tool_choice as "none"
             request.update(tools=tools, tool_choice="auto")
-        mark_breakpoints(request, self.cache_rule)  # Anthropic's rule: notebook 07
+        mark_breakpoints(request, self._marking_rule())  # Anthropic's: notebook 07
         import httpx
         import openai
 
@@ -220,6 +220,17 @@ class LlmClient:
         after another starts cold. A real provider's cache cannot be emptied."""
         if self.offline:
             self._client = None  # the next call builds a transport with a fresh cache
+
+    def _marking_rule(self) -> Any:
+        """The cache rule whose client marks its own breakpoints (Anthropic's), or
+        None: a name that is no rule of the course's is a real provider's own,
+        which finds its prefix itself."""
+        from .offline.cache_rules import get_rule
+
+        try:
+            return get_rule(self.cache_rule)
+        except ValueError:
+            return None
 
     def _where(self, with_model: bool = True) -> str:
         if self.offline:

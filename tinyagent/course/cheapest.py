@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..lang import say, speaking
 from ..offline.cache_rules import CacheRule, cached_tokens, get_rule, with_numbers
 from ..offline.clock import Schedule
 from ..offline.prompt_tokens import message_tokens
@@ -31,7 +32,6 @@ from ..production.compact import CompactChatMemory
 from .billing import PRIMING, RecordedRun, RecordingClient, tally
 from .catalogue import make_strategies
 from .evaluation import Score, evaluate
-from .language import say, speaking
 from .names import strategy_title
 from .planted import Dialog, planted_dialog
 from .prices import billed

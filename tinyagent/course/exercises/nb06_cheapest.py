@@ -37,6 +37,7 @@ from functools import cache
 from typing import Any
 
 from ...lang import get_lang, say, speaking
+from ...production.compact import CompactChatMemory
 from ..billing import Call, RecordedRun, bill
 from ..catalogue import STRATEGIES
 from ..compare import run_strategy
@@ -96,12 +97,16 @@ class Recording(Remembered):
 
 
 @cache  # deterministic offline, and the slowest part: measured once a session
-def _played(name: str, turns: int, seed: int, lang: str) -> tuple[bool, RecordedRun]:
+def _played(name: str, turns: int, seed: int, lang: str, rule: str | None = None
+            ) -> tuple[bool, RecordedRun]:
     """(everything recalled, the run's calls) for one package strategy, on the
-    dialog in `lang` (the report's), its summaries in `lang` too."""
+    dialog in `lang` (the report's), its summaries in `lang` too; compact is sized
+    for `rule`, as a learner who picks it for that rule would size it."""
     llm = Recording()
+    make = (lambda: CompactChatMemory.for_rule(llm, rule)) if name == "compact" \
+        else (lambda: STRATEGIES[name].make(llm))
     with speaking(lang):  # the summaries are written in the report's language
-        recalled = _recall(llm, lambda: STRATEGIES[name].make(llm), turns, seed)
+        recalled = _recall(llm, make, turns, seed)
     return recalled, llm.run
 
 
@@ -126,7 +131,8 @@ def cheapest(turns: int, rule: str, seed: int) -> tuple[str, float]:
 def _cheapest(turns: int, rule: str, seed: int, lang: str) -> tuple[str, float]:
     billed = []  # a tie goes to the simpler memory, the first in CANDIDATES
     for order, name in enumerate(CANDIDATES):
-        recalled, run = _played(name, turns, seed, lang)
+        recalled, run = _played(name, turns, seed, lang,
+                                rule if name == "compact" else None)
         if recalled:
             billed.append((bill(run, rule), order, name))
     total, _, name = min(billed)
