@@ -828,9 +828,11 @@ def cheapest_by_rule(llm, turns, rule):
     if rule == "deepseek":
         return InMemoryChatMemory()
     if rule == "openai":
-        return InMemoryChatMemory() if turns < 47 else CompactChatMemory(llm)
+        return InMemoryChatMemory() if turns < 50 else CompactChatMemory.for_rule(
+            llm, rule)
     if rule == "qwen":
-        return InMemoryChatMemory() if turns < 30 else CompactChatMemory(llm)
+        return InMemoryChatMemory() if turns < 30 else CompactChatMemory.for_rule(
+            llm, rule)
     return InMemoryChatMemory() if turns <= 8 else SummaryChatMemory(llm, 10, 4)
 
 
@@ -853,8 +855,12 @@ CHEAPEST_RECALL = [
     ("no-cache-crossover-too-late", lambda llm, turns, rule: InMemoryChatMemory()
      if rule == "none" and turns <= 16 else cheapest_by_rule(llm, turns, rule),
      "14 turns, the 'none' rule"),
-    ("compact-even-without-a-cache", lambda llm, turns, rule: CompactChatMemory(llm)
-     if turns > 8 else InMemoryChatMemory(), "14 turns, the 'none' rule"),
+    ("compact-even-without-a-cache", lambda llm, turns, rule: CompactChatMemory.for_rule(
+        llm, rule) if turns > 8 else InMemoryChatMemory(), "14 turns, the 'none' rule"),
+    # compact with the marks of another provider's rule than the one billed
+    ("compact-sized-for-another-rule", lambda llm, turns, rule: CompactChatMemory(
+        llm, 1800, 500) if rule == "qwen" and turns >= 30
+     else cheapest_by_rule(llm, turns, rule), "8 drawn dialogs"),
 ]
 
 
