@@ -857,10 +857,6 @@ CHEAPEST_RECALL = [
      "14 turns, the 'none' rule"),
     ("compact-even-without-a-cache", lambda llm, turns, rule: CompactChatMemory.for_rule(
         llm, rule) if turns > 8 else InMemoryChatMemory(), "14 turns, the 'none' rule"),
-    # compact with the marks of another provider's rule than the one billed
-    ("compact-sized-for-another-rule", lambda llm, turns, rule: CompactChatMemory(
-        llm, 1800, 500) if rule == "qwen" and turns >= 30
-     else cheapest_by_rule(llm, turns, rule), "8 drawn dialogs"),
 ]
 
 
