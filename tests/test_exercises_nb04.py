@@ -1,21 +1,15 @@
 """Notebook 04's checkers (course/exercises/nb04.py): when a summary memory compresses.
 
-The official solutions pass, and each plausible wrong one is rejected, naming the case
-it breaks, in English and in Chinese, where the Chinese edition's own code passes too
-(test_exercise_catalogue.py)."""
+What only these exercises need; the tests every checker gets (the official solutions
+pass, each wrong one is rejected naming its case, in English and in Chinese) are
+test_checkers.py's."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_exercise_catalogue import OFFICIAL, SEEDS, SHAPES, checker_tests, official
+from test_exercise_catalogue import OFFICIAL, SEEDS, SHAPES, official
 
 from tinyagent.course.exercises._dialogs import dialog
 from tinyagent.course.exercises.nb04 import reference_plan
-
-(test_official_solutions_pass, test_wrong_solutions_are_rejected,
- test_official_solutions_pass_in_chinese, test_chinese_reports_hold_no_english,
- test_chinese_verdict_names_the_failing_case,
- test_the_chinese_editions_official_code_passes,
- test_a_wrong_solution_is_shown_got_and_expected_in_chinese) = checker_tests("04")
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,21 +1,14 @@
 """Notebook 06's checkers (course/exercises/nb06.py): tune a hybrid, pick a memory.
 
-The official solutions pass, and each plausible wrong one is rejected, naming the case
-it breaks, in English and in Chinese, where the Chinese edition's own code passes too
-(test_exercise_catalogue.py)."""
+What only these exercises need; the tests every checker gets (the official solutions
+pass, each wrong one is rejected naming its case, in English and in Chinese) are
+test_checkers.py's."""
 
 import pytest
-from test_exercise_catalogue import checker_tests, one_line
+from test_exercise_catalogue import one_line
 
 from tinyagent import InMemoryChatMemory
 from tinyagent.course.exercises import check
-
-(test_official_solutions_pass, test_wrong_solutions_are_rejected,
- test_official_solutions_pass_in_chinese, test_chinese_reports_hold_no_english,
- test_chinese_verdict_names_the_failing_case,
- test_the_chinese_editions_official_code_passes,
- test_a_wrong_solution_is_shown_got_and_expected_in_chinese) = checker_tests("06")
-
 
 # the checkers refuse quickly what they cannot measure
 pytestmark = pytest.mark.usefixtures("quiet")

@@ -855,8 +855,9 @@ CHEAPEST_RECALL = [
     ("no-cache-crossover-too-late", lambda llm, turns, rule: InMemoryChatMemory()
      if rule == "none" and turns <= 16 else cheapest_by_rule(llm, turns, rule),
      "14 turns, the 'none' rule"),
-    ("compact-even-without-a-cache", lambda llm, turns, rule: CompactChatMemory.for_rule(
-        llm, rule) if turns > 8 else InMemoryChatMemory(), "14 turns, the 'none' rule"),
+    ("compact-even-without-a-cache", lambda llm, turns, rule:
+     CompactChatMemory.for_rule(llm, rule) if turns > 8 else InMemoryChatMemory(),
+     "14 turns, the 'none' rule"),
 ]
 
 
