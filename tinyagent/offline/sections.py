@@ -25,7 +25,7 @@ from .statements import TOPICS, reason_on_refund
 MAX_ITEMS, MAX_ITEM_CHARS = 6, 80
 
 SECTIONS = re.compile(r"^(Order|Refund|Product|Reason|订单|退款|商品|原因)")
-PENDING = re.compile(r"^(Open request|待处理|Promise|承诺)|pending|in transit"
+PENDING = re.compile(r"^(Open request|待处理|Promise|跟进|承诺)|pending|in transit"
                      r"|not shipped|待|运输中|未发货")
 # What the customer asked for: the section "preferences and constraints".
 STATED = re.compile("^(" + "|".join(label for topic in ("budget", "contact",
