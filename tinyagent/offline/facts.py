@@ -67,8 +67,9 @@ POLICIES = [(topic, re.compile(words, re.I)) for topic, words in POLICY]
 # what they depend on. "Returns without a reason are accepted within 7 days, …"
 # becomes "no reason 7 days": the ledger prefixes the topic ("returns").
 QUANTITY = re.compile(r"(?:\bno\s)?(?:¥\s?\d+(?:[–-]\d+)?|\d+(?:[–-]\d+)?[- ]?"
-                      r"(?:business days?|days?|years?|months?|weeks?|hours?)\b"
-                      r"|\d+(?:[–-]\d+)?\s?(?:个工作日|天|年|个月|周|小时))", re.I)
+                      r"(?:business days?|days?|years?|months?|weeks?|hours?)\b)"
+                      r"|(?:不受\s?)?\d+(?:[–-]\d+)?\s?(?:个工作日|天|年|个月|周|小时)"
+                      r"(?:\s?限制)?", re.I)
 QUALIFIERS = [  # (words, the short form kept)
     (r"no reason|without (?:a )?reason", "no reason"), (r"无理由", "无理由"),
     (r"not (?:a )?quality problems?|non-quality", "non-quality"),

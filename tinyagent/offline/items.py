@@ -8,7 +8,8 @@ a policy by its topic, its conditions and quantities ("returns no reason 7 days"
 "7 天无理由退货"). A Chinese policy is built the way Chinese puts words in order:
 what qualifies the topic before it (a period that goes with a condition first:
 "7 天无理由退货"), who pays and how much after it ("非质量问题退货运费买家承担
-¥10–15"); with no condition, the topic then its quantity ("保修 1 年"). `read_item`
+¥10–15"); with no condition, the topic then its quantity ("保修 1 年"); a limit
+that does not apply in brackets at the end ("（不受 7 天限制）"). `read_item`
 reads an item back, in either language. Left out: offers with two conditions, and
 English word order for periods ("1-year warranty" is noted "warranty 1-year").
 """
@@ -54,15 +55,17 @@ def policy(topic: str, text: str, zh: bool) -> str:
     if not zh:
         return f"{label[0]} {text}"
     words = text.split(" ")
-    amount = " ".join(m.group() for m in QUANTITY.finditer(text))
+    found = [m.group() for m in QUANTITY.finditer(text)]
+    amount = " ".join(q for q in found if not q.startswith("不受"))
+    limits = "".join(f"（{q}）" for q in found if q.startswith("不受"))
     shorts = {short for _, short in QUALIFIER}
     case = "".join(w for w in words if w in shorts and w not in PAYERS)
     pays = "".join(w for w in words if w in PAYERS)
-    if not (amount or case or pays):  # an answer gist kept as its main clause
+    if not found and not (case or pays):  # an answer's gist: its main clause
         return f"{label[1]} {text}"
     if case and PERIOD.search(amount) and not pays:
-        return f"{amount}{case}{label[1]}"  # "7 天无理由退货"
-    return f"{case}{label[1]}{pays} {amount}".strip()
+        return f"{amount}{case}{label[1]}{limits}"  # "7 天无理由退货"
+    return f"{case}{label[1]}{pays} {amount}".strip() + limits
 
 
 def item(fact: Fact, zh: bool) -> str:

@@ -64,6 +64,8 @@ INDIRECT_ME = re.compile(r"\b((?:send|e-?mail|text|mail|leave|bring|show)(?:s|in
                          r"(?:me|us) (?!(?:by|on|at|in|to|for|with|from|if|when|and|"
                          r"or|but|about|before|after)\b)", re.I)
 TO_ME = re.compile(r"\s*\b(?:to|for|with) (?:me|us)\b", re.I)
+BOTH = re.compile(r"\band I(?= (?:are|were|have|will|would|can|could|should|must|"
+                  r"might|may|did|had)\b)")
 
 
 def third_person(verb: str) -> str:
@@ -98,6 +100,7 @@ def customer_words(text: str, first: bool) -> str:
         for pattern, short in LEADING:
             text = pattern.sub(short, text, count=1)
     text = TO_ME.sub("", text)
+    text = BOTH.sub("and the customer", text)  # "my wife and I are": no agreement
     text = CONTACT_ME.sub(r"\1", text)
     text = INDIRECT_ME.sub(r"\1 ", text)
     text = SUBJECT.sub(_as_customer, text)
@@ -143,10 +146,11 @@ KIN = (r"老公|老婆|丈夫|妻子|爱人|儿子|女儿|孩子|宝宝|父母|�
        r"母亲|父亲|姐姐|妹妹|哥哥|弟弟|外婆|外公|奶奶|爷爷|姥姥|姥爷|表哥|"
        r"表姐|表弟|表妹|同事|朋友|助理|领导|老板|室友|邻居|家人")
 ZH_CUSTOMER = [
-    (r"我们?家(?:里)?(?!人)", "家里"), (r"我们?的?(妈|爸)(?![妈爸])", r"\1\1"),
+    (r"我们?家(?=门|楼|附近|小区|对面|旁边)", "家"), (r"我们?家(?:里)?(?!人)", "家里"), (r"我们?的?(妈|爸)(?![妈爸])", r"\1\1"),
     (rf"我们?的?(?={KIN})", ""), (r"(?:告诉|通知)我们?|让我们?知道", "通知"),
     (r"让我们?", "让客户"),
-    (r"(打给|发给|寄给|交给|送给|找到|找|叫|问|等|接|提醒)我们?", r"\1客户"),
+    (r"(打给|发给|寄给|交给|送给|找到|找|叫|问|等|接|提醒|吵到|吵醒|吵)我们?",
+     r"\1客户"),
     (r"给我们?(?=[发打回寄留送买拿带])|(?:帮|替)我们?", ""), (r"给我们?", "给客户"),
     (r"我们?的?", "")]
 ZH_AGENT = [(r"您|你们?", "客户"), (r"我们?的?", "")]
