@@ -329,3 +329,45 @@ def test_a_refunds_next_step_is_no_policy_answer():
                    "非质量问题的退货运费 ¥10–15 由买家承担。"]:
         text = summary(f"[user] refund 55107\n[assistant] {answer}")
         assert "Polic" not in text and "规定" not in text and "RF20260701001" in text
+
+
+@pytest.mark.parametrize("answer, item", [
+    ("签收次日起 7 天内支持无理由退货，商品及主要配件需齐全。", "7 天无理由退货"),
+    ("非质量问题退货，运费由买家承担（¥10–15）。", "非质量问题退货运费买家承担 ¥10–15"),
+    ("退款审核通过后，1–3 个工作日内原路退回。", "退款到账 1–3 个工作日"),
+    ("扫地机器人整机保修 1 年。", "保修 1 年"),
+    ("耳机保修 2 年，包邮寄修。", "2 年免费保修"),
+    ("质量问题不受 7 天限制，但需先经售后检测（1–3 个工作日），检测通过后再退款。",
+     "质量问题检测 1–3 个工作日（不受 7 天限制）"),
+    ("手环支持 15 天无理由退货。", "15 天无理由退货")])
+def test_a_chinese_policy_is_noted_in_chinese_word_order(answer, item):
+    """A Chinese policy item is built from its conditions and quantities in Chinese
+    order, with no space between Chinese words; read back, it is the same item."""
+    text = summary(f"[user] 这个怎么规定的？\n[assistant] {answer}")
+    assert text == f"- 规定：{item}"
+    assert summary("[user] 好的", text) == text
+    assert not re.search(r"[\u4e00-\u9fff] [\u4e00-\u9fff]", text)
+
+
+@pytest.mark.parametrize("answer", [
+    "比特严选 S20 Pro 扫地机器人售价 ¥2499，新品立减 ¥200（截至 7 月 15 日）。",
+    "目前的优惠活动：\n- 比特严选 S20 Pro 扫地机器人：¥2499，新品立减 ¥200（截至 7 月 15 日）"
+    "；新款，吸力比 S10 系列更强。"])
+def test_a_chinese_offer_has_one_pair_of_brackets(answer):
+    """An offer with its own bracketed date is noted in one pair of brackets, the
+    kind of offer (新品) left out, as a Chinese clerk writes it."""
+    text = summary(f"[user] S20 Pro 多少钱\n[assistant] {answer}")
+    assert text == "- 商品：S20 Pro ¥2499（立减 ¥200，截至 7 月 15 日）"
+    assert summary("[user] 好的", text) == text
+
+
+def test_a_tool_results_offer_date_is_written_as_a_clerk_writes_it():
+    """A search result's ISO date becomes month and day, in either language."""
+    found = ('[tool] {"results": [{"name": "比特严选 S20 Pro 扫地机器人", "price": 2499, '
+             '"offer": "新品立减 ¥200，截至 2026-07-15"}]}')
+    assert summary(f"[user] 有什么新款\n{found}\n[assistant] 有的。") == (
+        "- 商品：S20 Pro ¥2499（立减 ¥200，截至 7 月 15 日）")
+    english = found.replace("比特严选 S20 Pro 扫地机器人", "BitMall S20 Pro Robot "
+                            "Vacuum").replace("新品立减 ¥200，截至", "¥200 off until")
+    assert summary(f"[user] anything new?\n{english}\n[assistant] Yes.") == (
+        "- Products: S20 Pro ¥2499 (¥200 off until Jul 15)")

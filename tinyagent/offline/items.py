@@ -24,9 +24,9 @@ TOPICS = {  # policy topic -> (English, Chinese) label of its item
     "return window": ("returns", "退货"), "return shipping": ("return shipping",
     "退货运费"), "refund time": ("refunds", "退款到账"), "warranty": ("warranty",
     "保修"), "inspection": ("quality problems", "质量问题检测")}
-# Conditions that say who pays: after the topic in Chinese. The others say which
-# case the rule is for ("无理由", "非质量问题"): before it.
-PAYERS = ("buyer pays", "free", "买家承担", "免费")
+# A condition that says who pays goes after the topic in Chinese ("运费买家承担");
+# the others say which case the rule is for ("无理由", "非质量问题", "免费"): before.
+PAYERS = ("buyer pays", "买家承担")
 PERIOD = re.compile(r"天|年|个月|周|小时|个工作日")
 # An offer's last day, as a clerk notes it: "Jul 15", "7 月 15 日" (an offer ends
 # within the year it runs in).

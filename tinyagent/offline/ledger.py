@@ -109,9 +109,19 @@ def more_reasons(old: str, new: str) -> str:
     they outgrow two statements' budget."""
     zh = is_chinese(old + new)
     joint = f"{old}，{new}" if zh else f"{old}, {new}"
-    parts = [p for p in re.split(r"[,，]\s*", joint) if p]
-    parts = list(dict.fromkeys(parts))
+    parts: list[str] = []
+    for part in (p for p in re.split(r"[,，]\s*", joint) if p):
+        pad = "" if zh else " "  # whole words in English, any run in Chinese
+        if f"{pad}{_plain(part)}{pad}" not in f"{pad}{_plain(' '.join(parts))}{pad}":
+            parts.append(part)  # not said already, in other words
     return fit(parts, zh, ranks=list(range(len(parts))), max_tokens=2 * MAX_TOKENS)
+
+
+def _plain(text: str) -> str:
+    """Words only, for telling whether a reason was given already: "shows error
+    E12, won't turn on" is in "shows error E12 and won't turn on"."""
+    return " ".join(re.sub(r"\b(?:and|but|also|then)\b|[^\w']+", " ", text.lower())
+                    .split())
 
 
 def render(fact: Fact, zh: bool) -> str:

@@ -32,7 +32,8 @@ CLAUSE = re.compile(r"(?<=[,;:])(?!\d)\s*|(?<=[，；：、])|\s+[-–—]\s+"
 LEAD = re.compile(
     r"^(?:(?:oh|ok|okay|also|and|so|but|well|by the way|btw|just|actually|anyway|"
     r"please|hi|hello|hey|then|because|since|as|while|though|or else|can you|"
-    r"could you|would you|will you|the(?! customer))\b[\s,]*"
+    r"could you|would you|will you|the(?! customer)|an?(?! (?:lot|few|little|bit|"
+    r"couple)\b))\b[\s,]*"
     r"|(?:对了|另外|还有|哦|嗯|那个|请|麻烦|好的|但是|可是|不过|所以|然后|而且|因为|由于"
     r"|其实|它|是|会)[，,\s]*)+", re.I)
 # What only the statement's opening may leave out: "(it's) too loud". Later, "it"
