@@ -351,8 +351,8 @@ def test_a_chinese_policy_is_noted_in_chinese_word_order(answer, item):
 
 @pytest.mark.parametrize("answer", [
     "比特严选 S20 Pro 扫地机器人售价 ¥2499，新品立减 ¥200（截至 7 月 15 日）。",
-    "目前的优惠活动：\n- 比特严选 S20 Pro 扫地机器人：¥2499，新品立减 ¥200（截至 7 月 15 日）"
-    "；新款，吸力比 S10 系列更强。"])
+    "目前的优惠活动：\n- 比特严选 S20 Pro 扫地机器人：¥2499，新品立减 ¥200"
+    "（截至 7 月 15 日）；新款，吸力比 S10 系列更强。"])
 def test_a_chinese_offer_has_one_pair_of_brackets(answer):
     """An offer with its own bracketed date is noted in one pair of brackets, the
     kind of offer (新品) left out, as a Chinese clerk writes it."""
@@ -363,8 +363,8 @@ def test_a_chinese_offer_has_one_pair_of_brackets(answer):
 
 def test_a_tool_results_offer_date_is_written_as_a_clerk_writes_it():
     """A search result's ISO date becomes month and day, in either language."""
-    found = ('[tool] {"results": [{"name": "比特严选 S20 Pro 扫地机器人", "price": 2499, '
-             '"offer": "新品立减 ¥200，截至 2026-07-15"}]}')
+    found = ('[tool] {"results": [{"name": "比特严选 S20 Pro 扫地机器人", '
+             '"price": 2499, "offer": "新品立减 ¥200，截至 2026-07-15"}]}')
     assert summary(f"[user] 有什么新款\n{found}\n[assistant] 有的。") == (
         "- 商品：S20 Pro ¥2499（立减 ¥200，截至 7 月 15 日）")
     english = found.replace("比特严选 S20 Pro 扫地机器人", "BitMall S20 Pro Robot "
