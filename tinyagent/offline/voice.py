@@ -25,7 +25,8 @@ MAX_TOKENS = 24  # a statement's words, either language
 # subject ("my wife and I are away") do not.
 CLAUSE = re.compile(r"(?<=[,;:])(?!\d)\s*|(?<=[，；：、])|\s+[-–—]\s+"
                     r"|(?<!\d)\s+(?=and\s(?!\d|I (?:are|were|have)\b))"
-                    r"|\s+(?=(?:but|because|since|so|while|though|or else)\s)|(?<!soon)(?<!much)(?<!long)(?<!such)\s+"
+                    r"|\s+(?=(?:but|because|since|so|while|though|or else)\s)"
+                    r"|(?<!soon)(?<!much)(?<!long)(?<!such)\s+"
                     r"(?=as (?:the|it|i|my|this|they|we)\b)"
                     r"|(?=因为|所以|但是|不过|可是|而且)")
 # Fillers, politeness and conjunctions that open a clause; the comma says as much.
