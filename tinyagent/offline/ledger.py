@@ -7,12 +7,13 @@ refund, and all the products and all the policy answers share one terse line eac
 as a careful writer would note them (facts.py reads them). `Ledger` merges by
 entity: a newer field replaces an older one, an unchanged fact is never written
 twice, and a changed one moves to the end, so the oldest lines and items are the
-oldest news. Products and policies can be looked up again, so only the newest few
-stay. What the customer stated is keyed by what it is about: a later rule about the
+oldest news. Products and policies can be looked up again, so only the newest two
+of each stay. What the customer stated is keyed by what it is about: a later rule about the
 same thing replaces it, two reasons for one order add up, and a refund's reason is
-written on the refund's line. The lines render in the language of the conversation,
-with its labels, and `read_item` reads a shared line's items back. Left out:
-ranking by importance (the memory's budget decides what goes, budget.py).
+written on the refund's line, a reason said again in other words only once. The
+lines render in the language of the conversation, with its labels; items.py writes
+and reads back the shared lines' items. Left out: ranking by importance (the
+memory's budget decides what goes, budget.py).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .voice import MAX_TOKENS, fit
 
 GROUPS = {  # kind -> (English, Chinese) label of the one line its facts share
     "product": ("Products", "商品"), "policy": ("Policies", "规定")}
-# Catalogue facts the agent can look up again: only the newest few stay, enough for
+# Catalogue facts the agent can look up again: only the newest two stay, enough for
 # "that one" and "the cheaper one". Orders and refunds, about this customer, all stay.
 KEPT = {"product": 2, "policy": 2}
 LABELS = {  # kind -> (English, Chinese) label of its ledger line

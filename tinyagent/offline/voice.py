@@ -1,13 +1,16 @@
-"""A statement in the summary's voice: its content, without "I", filler or chatter.
+"""A statement in the summary's voice: its content, as a clerk's note, no chatter.
 
 Used by forms.py (notebook 04: what a summary keeps). "I'm only home in the evening,
 after 7 pm" is noted as "only home in the evening, after 7 pm"; "请用邮件联系我，别给我
-打电话" as "用邮件联系，别打电话". The customer's own words stay, in their order: only
-the first person, politeness, leading conjunctions and closing particles go. A kept
+打电话" as "用邮件联系，别打电话". The customer's own words stay, in their order:
+politeness, leading conjunctions, closing particles and the subject that opens the
+statement go; any other "I" becomes "the customer" where the sentence needs it
+(person.py: "every time the customer starts it", not "every time start it"). A kept
 statement fits a budget in tokens, the same in both languages (24: about 90 English
 characters, about 18 Chinese ones): whole clauses go first, the least telling first;
 a clause still too long alone is cut, and a number the cut lost is kept in brackets.
-Left out: rephrasing (a model would write "prefers email"; a rule only deletes).
+Left out: rephrasing (a model would write "prefers email"; a rule only deletes and
+names the customer).
 """
 
 from __future__ import annotations
