@@ -58,8 +58,8 @@ LEADING = [  # a statement's opening subject, left out as notes do
     (re.compile(r"^(?:my|our)\s+", re.I), "")]
 # An object a verb can do without: "call me", "send me updates", "to me".
 CONTACT_ME = re.compile(r"\b((?:call|phone|ring|e-?mail|text|message|contact|notify|"
-                        r"update|bother|disturb|remind)(?:s|ed|ing)?) (?:me|us)\b",
-                        re.I)
+                        r"update|bother|disturb|remind)(?:s|ed|ing)?) (?:me|us|my "
+                        r"(?:phone|mobile|cell))\b", re.I)  # "call my phone": call me
 INDIRECT_ME = re.compile(r"\b((?:send|e-?mail|text|mail|leave|bring|show)(?:s|ing)?) "
                          r"(?:me|us) (?!(?:by|on|at|in|to|for|with|from|if|when|and|"
                          r"or|but|about|before|after)\b)", re.I)
