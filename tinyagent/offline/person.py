@@ -58,7 +58,7 @@ LEADING = [  # a statement's opening subject, left out as notes do
     (re.compile(r"^(?:my|our)\s+", re.I), "")]
 # An object a verb can do without: "call me", "send me updates", "to me".
 CONTACT_ME = re.compile(r"\b((?:call|phone|ring|e-?mail|text|message|contact|notify|"
-                        r"update|bother|disturb|remind)(?:s|ed|ing)?) (?:me|us|my "
+                        r"bother|disturb)(?:s|ed|ing)?) (?:me|us|my "
                         r"(?:phone|mobile|cell))\b", re.I)  # "call my phone": call me
 INDIRECT_ME = re.compile(r"\b((?:send|e-?mail|text|mail|leave|bring|show)(?:s|ing)?) "
                          r"(?:me|us) (?!(?:by|on|at|in|to|for|with|from|if|when|and|"
@@ -114,6 +114,7 @@ def customer_words(text: str, first: bool) -> str:
 
 def shop_words(text: str) -> str:
     """The customer's "you" is the shop: "your call" -> "our call"."""
+    text = re.sub(r"\byou (?:guys|all|folks)\b", "you", text, flags=re.I)
     text = re.sub(r"\byour\b", "our", text, flags=re.I)
     text = re.sub(r"\byours\b", "ours", text, flags=re.I)
     text = re.sub(r"\byourself\b|\byourselves\b", "ourselves", text, flags=re.I)
@@ -153,7 +154,8 @@ ZH_CUSTOMER = [
     (r"(打给|发给|寄给|交给|送给|找到|找|叫|问|等|接|提醒|吵到|吵醒|吵)我们?",
      r"\1客户"),
     (r"给我们?(?=[发打回寄留送买拿带])|(?:帮|替)我们?", ""), (r"给我们?", "给客户"),
-    (r"我们?的?", ""), (r"(?<![\w'])(?:I|me|my|we|us|our)\b\s*", "")]  # mixed in
+    (r"我们?的?", ""), (r"(?<![\w'])(?:I|me|my|we|us|our)\b\s*", ""),  # mixed in
+    (r"(?:您|你们?)的?", "")]  # the customer's 你们 is the shop: the note's own side
 ZH_AGENT = [(r"您|你们?", "客户"), (r"我们?的?", "")]
 
 
