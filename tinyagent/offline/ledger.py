@@ -8,12 +8,12 @@ as a careful writer would note them (facts.py reads them). `Ledger` merges by
 entity: a newer field replaces an older one, an unchanged fact is never written
 twice, and a changed one moves to the end, so the oldest lines and items are the
 oldest news. Products and policies can be looked up again, so only the newest two
-of each stay. What the customer stated is keyed by what it is about: a later rule about the
-same thing replaces it, two reasons for one order add up, and a refund's reason is
-written on the refund's line, a reason said again in other words only once. The
-lines render in the language of the conversation, with its labels; items.py writes
-and reads back the shared lines' items. Left out: ranking by importance (the
-memory's budget decides what goes, budget.py).
+of each stay. What the customer stated is keyed by what it is about: a later rule
+about the same thing replaces it, two reasons for one order add up (a reason said
+again in other words only once), and a refund's reason is written on the refund's
+line. The lines render in the language of the conversation, with its labels;
+items.py writes and reads back the shared lines' items. Left out: ranking by
+importance (the memory's budget decides what goes, budget.py).
 """
 
 from __future__ import annotations
