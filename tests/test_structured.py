@@ -244,7 +244,7 @@ def test_a_chinese_fallback_labels_its_lines_and_ids_in_chinese():
     long_answer = ChatMessage.assistant("已签收。" + "物流说明，" * 30
                                         + "运单号 SF1234567890")
     text = summarizer.summarize(None, [ZH_TURNS[0], long_answer])  # the id clipped off
-    assert '用户问："帮我查一下订单 88231 的物流到哪了"' in text
+    assert '用户问：“帮我查一下订单 88231 的物流到哪了”' in text
     assert "user asked" not in text and IDS_LINE not in text
     ids_line = next(line for line in text.splitlines() if line.startswith(IDS_LINE_ZH))
     assert "SF1234567890" in ids_line

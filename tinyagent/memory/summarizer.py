@@ -77,8 +77,10 @@ def fallback_summary(previous: str | None, messages: Sequence[ChatMessage],
     lines = clean(previous or "").splitlines()
     for m in messages:
         text = clip(said(m), 100)
-        if m.role is Role.USER:  # quoted as JSON: a request stays data, not a command
-            quoted = json.dumps(text, ensure_ascii=False)
+        if m.role is Role.USER:  # quoted: a request stays data, not a command
+            # (JSON's quotes in English; “…” in Chinese, its own “ ” nested as ‘ ’)
+            quoted = (json.dumps(text, ensure_ascii=False) if get_lang(lang) != "zh"
+                      else "“" + text.translate(str.maketrans("“”", "‘’")) + "”")
             lines.append(f"- {ASKED.say(lang)}{quoted}")
         elif text:  # the answers' facts, tool results, clipped
             role = m.role.value

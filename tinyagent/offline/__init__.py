@@ -18,10 +18,13 @@ pure function of the request: what it "remembers" is exactly what the messages h
     summarize.py     summarize mode: a fact ledger for the memories, merged by entity
     facts.py         the facts a text holds (orders, refunds, products, policies)
     ledger.py        those facts merged by entity, one line each
+    items.py         the products' and the policies' shared lines, item by item
     statements.py    the kinds of statement (delivery, contact, budget, reason...)
     forms.py         finding them in a message by the form of its sentences
     cues.py          the words that say which kind a statement is
-    wording.py       a statement reduced to its content, in the summary's voice
+    voice.py         a statement reduced to its content, in the summary's voice
+    person.py        "I" and "you" as a note names them: the customer, the shop
+    wording.py       the clerk's Chinese to the customer: 您, offers, choices
     said.py          the clerk noting such a rule, and saying it back when asked
     sections.py      the ledger sorted into notebook 08's seven JSON sections
 

@@ -37,9 +37,10 @@ STATUS = [(name, re.compile(words, re.I), zh) for name, words, zh in STATUSES]
 CARRIER = re.compile(r"(?:carrier|courier|\bvia|承运商为?|快递)\s*[:：]?\s*"
                      r"([^,，;；.。]+)", re.I)
 # "SF Express " or "顺丰速运 " just before the id: a Chinese carrier's name ends
-# in the kind of service it is
+# in the kind of service it is, or is a short name after a comma ("，顺丰 SF…")
 CARRIER_BEFORE = re.compile(r"((?:[A-Z][\w-]*\s){1,3}"
-                            r"|[\u4e00-\u9fff]{1,6}(?:速运|速递|快递|快运|物流|邮政)\s?)$")
+                            r"|[\u4e00-\u9fff]{1,6}(?:速运|速递|快递|快运|物流|邮政)\s?"
+                            r"|(?<=[，,])[\u4e00-\u9fff]{2,4}(?<!单号)(?<!编号)\s)$")
 LATEST = re.compile(r"^(?:latest update|最新物流)\s*[:：]\s*", re.I)
 # "Current offer: …" continues the product just named; a list after it ("当前优惠：
 # - …", the Chinese for "Current offers:") names its own products.
@@ -66,8 +67,9 @@ POLICIES = [(topic, re.compile(words, re.I)) for topic, words in POLICY]
 # what they depend on. "Returns without a reason are accepted within 7 days, …"
 # becomes "no reason 7 days": the ledger prefixes the topic ("returns").
 QUANTITY = re.compile(r"(?:\bno\s)?(?:¥\s?\d+(?:[–-]\d+)?|\d+(?:[–-]\d+)?[- ]?"
-                      r"(?:business days?|days?|years?|months?|weeks?|hours?)\b"
-                      r"|\d+(?:[–-]\d+)?\s?(?:个工作日|天|年|个月|周|小时))", re.I)
+                      r"(?:business days?|days?|years?|months?|weeks?|hours?)\b)"
+                      r"|(?:不受\s?)?\d+(?:[–-]\d+)?\s?(?:个工作日|天|年|个月|周|小时)"
+                      r"(?:\s?限制)?", re.I)
 QUALIFIERS = [  # (words, the short form kept)
     (r"no reason|without (?:a )?reason", "no reason"), (r"无理由", "无理由"),
     (r"not (?:a )?quality problems?|non-quality", "non-quality"),
@@ -100,6 +102,8 @@ def tracking_of(text: str) -> dict[str, str]:
     if not name or intents.TRACKING_ID.search(name):  # "中通快递 ZT…": named before it
         before = CARRIER_BEFORE.search(text[: match.start()])
         name = before.group(1).strip() if before else ""
+    # a Chinese carrier as people say it: "顺丰速运" -> "顺丰", "中通快递" -> "中通"
+    name = re.sub(r"(?<=[\u4e00-\u9fff]{2})(?:速运|速递|快递|快运|物流)$", "", name)
     return {"tracking": f"{name} {match.group()}".strip()}
 
 

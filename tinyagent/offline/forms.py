@@ -20,7 +20,8 @@ import re
 
 from . import intents
 from .cues import AMOUNT, LIMIT, PROMISE, STRONG, WEAK, words
-from .statements import TOPICS, Statement, asks
+from .person import to_listener
+from .statements import TOPICS, Statement, asks, unlabelled
 from .voice import clauses, reduce, voice
 
 SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])|\n+")
@@ -90,7 +91,9 @@ def condition_of(parts: list[str]) -> str | None:
     said = next((p for p in parts if CONDITION.search(p.strip())), None)
     if said is None or weights(said):
         return None
-    return voice(CONDITION.sub("", said.strip())).lower() or None
+    # "the customer buys a new one" (a statement's words) is "buy a new one" too
+    said = re.sub(r"^you\s+", "", to_listener(voice(CONDITION.sub("", said.strip()))))
+    return said.lower() or None
 
 
 def products(text: str) -> list[str]:
@@ -164,6 +167,7 @@ def sentence_statements(sentence: str, refund: bool, order: str | None
             break
         text = reduce([parts[k] for k in mine], sentence, ranks,
                       tuple(intents.products(sentence)))
+        text = unlabelled(kind, text)
         if text:
             found.append(Statement(kind, text, subject(kind, parts, text, order)))
     return found
@@ -194,7 +198,7 @@ def statements(text: str, role: str = "user", order: str | None = None
             continue
         if role != "user":
             if PROMISE.search(sentence):
-                kept = reduce(clauses(sentence), sentence)
+                kept = reduce(clauses(sentence), sentence, role="assistant")
                 found.append(Statement("promise", kept, kept.lower()))
             continue
         if asks(sentence):

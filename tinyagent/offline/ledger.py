@@ -7,12 +7,13 @@ refund, and all the products and all the policy answers share one terse line eac
 as a careful writer would note them (facts.py reads them). `Ledger` merges by
 entity: a newer field replaces an older one, an unchanged fact is never written
 twice, and a changed one moves to the end, so the oldest lines and items are the
-oldest news. Products and policies can be looked up again, so only the newest few
-stay. What the customer stated is keyed by what it is about: a later rule about the
-same thing replaces it, two reasons for one order add up, and a refund's reason is
-written on the refund's line. The lines render in the language of the conversation,
-with its labels, and `read_item` reads a shared line's items back. Left out:
-ranking by importance (the memory's budget decides what goes, budget.py).
+oldest news. Products and policies can be looked up again, so only the newest two
+of each stay. What the customer stated is keyed by what it is about: a later rule
+about the same thing replaces it, two reasons for one order add up (a reason said
+again in other words only once), and a refund's reason is written on the refund's
+line. The lines render in the language of the conversation, with its labels;
+items.py writes and reads back the shared lines' items. Left out: ranking by
+importance (the memory's budget decides what goes, budget.py).
 """
 
 from __future__ import annotations
@@ -20,21 +21,18 @@ from __future__ import annotations
 import re
 
 from ..lang import is_chinese
-from .facts import OFFER_LABEL, STATUS, Fact
+from .facts import STATUS, Fact
 from .forms import about
+from .items import item
 from .statements import TOPICS as STATED
 from .statements import Statement, label_of_line
 from .voice import MAX_TOKENS, fit
 
 GROUPS = {  # kind -> (English, Chinese) label of the one line its facts share
     "product": ("Products", "商品"), "policy": ("Policies", "规定")}
-# Catalogue facts the agent can look up again: only the newest few stay, enough for
+# Catalogue facts the agent can look up again: only the newest two stay, enough for
 # "that one" and "the cheaper one". Orders and refunds, about this customer, all stay.
-KEPT = {"product": 3, "policy": 2}
-TOPICS = {  # policy topic -> (English, Chinese) label of its item
-    "return window": ("returns", "退货"), "return shipping": ("return shipping",
-    "退货运费"), "refund time": ("refunds", "退款到账"), "warranty": ("warranty",
-    "保修"), "inspection": ("quality problems", "质量问题检测")}
+KEPT = {"product": 2, "policy": 2}
 LABELS = {  # kind -> (English, Chinese) label of its ledger line
     "order": ("Order", "订单"), "refund": ("Refund", "退款"),
     "product": ("Product", "商品"), "policy": ("Policy", "规定"),
@@ -112,22 +110,19 @@ def more_reasons(old: str, new: str) -> str:
     they outgrow two statements' budget."""
     zh = is_chinese(old + new)
     joint = f"{old}，{new}" if zh else f"{old}, {new}"
-    parts = [p for p in re.split(r"[,，]\s*", joint) if p]
-    parts = list(dict.fromkeys(parts))
+    parts: list[str] = []
+    for part in (p for p in re.split(r"[,，]\s*", joint) if p):
+        pad = "" if zh else " "  # whole words in English, any run in Chinese
+        if f"{pad}{_plain(part)}{pad}" not in f"{pad}{_plain(' '.join(parts))}{pad}":
+            parts.append(part)  # not said already, in other words
     return fit(parts, zh, ranks=list(range(len(parts))), max_tokens=2 * MAX_TOKENS)
 
 
-def item(fact: Fact, zh: bool) -> str:
-    """A product ("S20 Pro ¥2499 (¥200 off …)") or a policy ("returns 7 days")."""
-    f = fact.fields
-    if fact.kind == "policy":
-        label = TOPICS.get(fact.key)
-        return f"{label[zh]} {f.get('text', '')}" if label else f.get("text", "")
-    brackets = "（）" if zh else "()"
-    text = OFFER_LABEL.sub("", f.get("offer", ""), count=1)  # "launch offer: ¥200"
-    offer = f"{brackets[0]}{text}{brackets[1]}" if text else ""
-    named = " ".join(p for p in (fact.key, f.get("price", "")) if p)
-    return named + (offer if zh else f" {offer}".rstrip())
+def _plain(text: str) -> str:
+    """Words only, for telling whether a reason was given already: "shows error
+    E12, won't turn on" is in "shows error E12 and won't turn on"."""
+    return " ".join(re.sub(r"\b(?:and|but|also|then)\b|[^\w']+", " ", text.lower())
+                    .split())
 
 
 def render(fact: Fact, zh: bool) -> str:
@@ -155,23 +150,6 @@ def render(fact: Fact, zh: bool) -> str:
              "latest")
     parts = [f[k] for k in order if f.get(k)]
     return f"{LABELS[fact.kind][zh]} {fact.key}{colon}{sep.join(parts)}"
-
-
-PRODUCT_ITEM = re.compile(r"^(.+?)\s*(¥[\d,.]+)?\s*(?:[(（](.+)[)）])?$")
-TOPIC_LABELS = sorted(((label, topic) for topic, pair in TOPICS.items()
-                       for label in pair), key=lambda pair: -len(pair[0]))
-
-
-def read_item(kind: str, text: str) -> Fact:
-    """One item of a "Products:" or "Policies:" line back into its fact."""
-    if kind == "product":
-        match = PRODUCT_ITEM.match(text.strip())  # matches any non-empty text
-        name, price, offer = match.groups() if match else (text, None, None)
-        found = {"price": price, "offer": offer}
-        return Fact("product", name, {k: v for k, v in found.items() if v})
-    label, topic = next(((label, topic) for label, topic in TOPIC_LABELS
-                         if text.startswith(label + " ")), ("", text[:40]))
-    return Fact("policy", topic, {"text": text[len(label):].strip()})
 
 
 def as_fact(said: Statement) -> Fact:

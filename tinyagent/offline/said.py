@@ -17,11 +17,12 @@ import re
 from . import wording
 from .conversation import Conversation
 from .forms import about, statements, weights
+from .person import to_listener
 from .replies import say
 from .statements import TOPICS, Statement, asked_topic, label_of_line, reason_on_refund
 
 # A fallback summary quotes the customer: "- user asked: "…"" or "- 用户问："…""
-QUOTED = re.compile(r"^-?\s*(?:user asked|用户问)\s*[:：]\s*\"?(.*?)\"?$")
+QUOTED = re.compile(r"^-?\s*(?:user asked|用户问)\s*[:：]\s*[\"“]?(.*?)[\"”]?$")
 MAX_SAID = 3  # the newest lines of a kind: enough for two budgets and a revision
 
 
@@ -98,8 +99,9 @@ def recall_fact(c: Conversation) -> str:
         return say(c.lang, f"I can't find what you said about {what} in our "
                            "conversation. Could you tell me again?",
                    wording.not_said(what))
-    text = say(c.lang, "; ", "；").join(shown(s, c.lang) for s in found)
-    if topic == "promise":
+    text = to_listener(say(c.lang, "; ", "；").join(shown(s, c.lang) for s in found))
+    if topic == "promise":  # "will call you" was said by us
+        text = re.sub(r"^will\b", "we will", text)
         return say(c.lang, f"I said: {text}.", f"我之前答应过：{text}。")
     return say(c.lang, f"You told me: {text}.", wording.said_back(topic, text))
 
@@ -109,6 +111,7 @@ def noted(c: Conversation) -> str | None:
     said = statements(c.user_text)
     if not said:
         return None
-    texts = "; ".join(s.text for s in said)
+    words = [to_listener(s.text) for s in said]  # "the customer" is "you" here
+    texts = "; ".join(words)
     end = "" if texts.endswith(("…", ")", "）")) else "."  # no "…." at the end
-    return say(c.lang, f"Noted: {texts}{end}", wording.noted([s.text for s in said]))
+    return say(c.lang, f"Noted: {texts}{end}", wording.noted(words))

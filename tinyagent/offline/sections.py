@@ -25,12 +25,37 @@ from .statements import TOPICS, reason_on_refund
 MAX_ITEMS, MAX_ITEM_CHARS = 6, 80
 
 SECTIONS = re.compile(r"^(Order|Refund|Product|Reason|订单|退款|商品|原因)")
-PENDING = re.compile(r"^(Open request|待处理|Promise|承诺)|pending|in transit"
+PENDING = re.compile(r"^(Open request|待处理|Promise|跟进|承诺)|pending|in transit"
                      r"|not shipped|待|运输中|未发货")
 # What the customer asked for: the section "preferences and constraints".
 STATED = re.compile("^(" + "|".join(label for topic in ("budget", "contact",
                     "delivery", "prefers", "note") for label in TOPICS[topic]) + ")")
 RESOLVED = re.compile(r"delivered|approved|refunded|已签收|已通过|已退款")
+
+
+# What a cut item must still say: its ids, an amount, a time ("¥2000", "7 pm",
+# "Saturday").
+KEPT = re.compile(IDS.pattern + r"|¥\s?\d[\d,.]*|\d[\d,.]*\s?(?:yuan|元|块)"
+                  r"|\d{1,2}(?::\d\d)?\s?(?:[ap]m|点)|\b(?:mon|tues|wednes|thurs|fri|"
+                  r"satur|sun)day\b|周[一二三四五六日天]", re.I)
+
+
+def clip_item(item: str) -> str:
+    """At most MAX_ITEM_CHARS, cut at a word in English; the ids, amounts and times
+    the cut loses are kept in brackets ("…more than ¥2… (¥2000)" would lose the
+    budget a probe asks back)."""
+    if len(item) <= MAX_ITEM_CHARS:
+        return item
+    found = list(dict.fromkeys(m.group() for m in KEPT.finditer(item)))
+    suffix = ""
+    for _ in range(3):  # a longer suffix means a shorter cut: settle in a few rounds
+        kept = item[: MAX_ITEM_CHARS - 1 - len(suffix)]
+        if " " in kept[len(kept) // 2:] and not re.search(r"[\u4e00-\u9fff]", kept):
+            kept = kept.rsplit(" ", 1)[0]
+        kept = kept.rstrip(" ,，;；") + "…"
+        lost = [k for k in found if k not in kept]
+        suffix = f" ({', '.join(lost)})" if lost else ""
+    return kept + suffix
 
 
 def id_hint(value: str, zh: bool = False) -> str:
@@ -71,7 +96,7 @@ def structured(lines: list[str], zh: bool = False) -> dict[str, Any]:
     sections: dict[str, list[str]] = {k: [] for k in (
         "running_summary", "confirmed_facts", "preferences", "resolved", "pending")}
     for item in items_of(lines, zh):
-        sections[section_of(item)].append(clip(item, MAX_ITEM_CHARS))
+        sections[section_of(item)].append(clip_item(item))
     for key in ("confirmed_facts", "preferences", "resolved", "pending"):
         overflow = sections[key][:-MAX_ITEMS]
         sections[key] = sections[key][-MAX_ITEMS:]
@@ -82,7 +107,7 @@ def structured(lines: list[str], zh: bool = False) -> dict[str, Any]:
     nothing = "（没有需要保留的内容）" if zh else "(nothing to keep)"
     # What no other section holds (products, policies), else the latest news.
     running = sections.pop("running_summary")[-MAX_ITEMS:] or [
-        clip(line, MAX_ITEM_CHARS) for line in lines[-1:]]
+        clip_item(line) for line in lines[-1:]]
     return {"running_summary": "\n".join(running) or nothing,
             "goal": clip(asks[-1], MAX_ITEM_CHARS) if asks else "",
             **sections, "retrieval_hints": ids[-MAX_ITEMS:]}

@@ -23,9 +23,9 @@ from .cues import words
 # the order is the precedence when one sentence says two kinds as strongly.
 TOPICS = {"reason": ("Reason", "原因"), "budget": ("Budget", "预算"),
           "contact": ("Contact", "联系方式"), "delivery": ("Delivery", "配送"),
-          "prefers": ("Preference", "偏好"), "promise": ("Promise", "承诺"),
+          "prefers": ("Preference", "偏好"), "promise": ("Promise", "跟进"),
           "note": ("Note", "备注")}
-OLD_LABELS = {"送货": "delivery"}  # an earlier edition's label, still read back
+OLD_LABELS = {"送货": "delivery", "承诺": "promise"}  # earlier labels, still read
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,19 @@ class Statement:
     topic: str
     text: str
     subject: str = ""
+
+
+# "预算：再买的话，预算不超过2000元": the label says it, the words need not again.
+LABEL_WORDS = {"budget": re.compile(
+    r"(?:^|(?<=，))(?:预算|上限)(?:是|为)?\s*(?=不超过|不能超过|不高于|最多|顶多|控制在)"
+    r"|(?:^|(?<=, ))budget (?:is |of )?(?=under|below|at most|up to)", re.I),
+    "delivery": re.compile(r"^deliver(?:y|ies) (?:of|for) (?:the )?", re.I)}
+
+
+def unlabelled(topic: str, text: str) -> str:
+    """`text` without the words its kind's label already says."""
+    pattern = LABEL_WORDS.get(topic)
+    return pattern.sub("", text) if pattern else text
 
 
 # Asking back what was said is not saying it again.

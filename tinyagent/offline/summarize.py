@@ -26,7 +26,8 @@ from . import intents
 from .conversation import parse_result
 from .facts import IDS, SENTENCE, Fact, clip, read_facts, read_sentence
 from .forms import statements
-from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_item, read_line
+from .items import read_item
+from .ledger import GROUPS, LABELS, TEXT_KINDS, Ledger, as_fact, read_line
 from .sections import structured
 from .statements import reason_on_refund
 
