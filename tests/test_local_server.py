@@ -107,9 +107,14 @@ def post(port):
 
 
 def status(sock):
+    """(status code, the whole response): read to the end, which the server marks
+    by closing (HTTP/1.0), since the head and the body may come in two reads."""
     sock.settimeout(WAIT)
-    head = sock.recv(65536).decode()
-    return int(head.split()[1]), head
+    parts = []
+    while chunk := sock.recv(65536):
+        parts.append(chunk)
+    whole = b"".join(parts).decode()
+    return int(whole.split()[1]), whole
 
 
 @pytest.fixture

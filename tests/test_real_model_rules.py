@@ -259,7 +259,7 @@ def test_each_tool_result_must_be_what_the_tool_returns():
     assert rules.tool_results_sent(tool_turn(real), results) == ""
     assert rules.tool_results_sent(tool_turn("OK"), results) != ""
     assert rules.tool_results_sent(tool_turn(real, "c9"), results) != ""
-    notice = REPEAT_NOTICE[0].format(call=call.signature())
+    notice = REPEAT_NOTICE.en.format(call=call.signature())
     assert rules.tool_results_sent(tool_turn(notice, "c2"), {}) == ""
 
 
