@@ -1,9 +1,10 @@
 """The caching lesson's figures cannot drift: prose, README and bill agree with code.
 
-- Every number in the prose of notebook 06's "What you pay" section and notebook
-  04's caching subsection (both editions) is printed by a cell of that notebook.
+- Every number in the prose of notebook 07 ("What you pay", from its first section
+  to its key takeaways), of notebook 06's pointer to it and of notebook 04's caching
+  subsection (both editions) is printed by a cell of that notebook.
 - The README's caching tables and crossover figures (both editions) are what
-  notebook 06 printed, and its compact row for seed 0 is what
+  notebook 07 printed, and its compact row for seed 0 is what
   scripts/seed_sweep.py --compact computes now.
 - An independent pricer (a list of earlier prompts compared token by token, no
   tree, no reuse between variants) bills the recorded requests as the course does,
@@ -30,13 +31,14 @@ from tinyagent.offline.clock import Schedule
 from tinyagent.offline.prompt_cache import flat, request_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOK = "notebooks/drafts/07_what_you_pay.ipynb"  # "What you pay"
-NOTEBOOK_ZH = "notebooks/drafts/zh/07_what_you_pay.ipynb"
+NOTEBOOK = "notebooks/07_what_you_pay.ipynb"  # "What you pay"
+NOTEBOOK_ZH = "notebooks/zh/07_what_you_pay.ipynb"
 NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 # Code, links and HTML; and a notebook's or a section's number, which is no figure
 CODE = re.compile(r"```.*?```|`[^`]*`|\]\([^)]*\)|<[^>]+>|^#+ \d+\.|notebooks? \d+"
                   r"|sections? \d+(?: and \d+)?|第 \d+(?:、\d+)? [课节]", re.S | re.M)
 SECTIONS = {  # notebook -> (first heading of the section, the heading after it)
+    # notebook 06's section 7 is now a pointer to notebook 07: it must stay figureless
     "notebooks/06_compare_strategies.ipynb": ("## 7. What you pay", "## 8."),
     "notebooks/zh/06_compare_strategies.ipynb": ("## 7. 实际付多少钱", "## 8."),
     NOTEBOOK: ("## 1. The rules", "## Key takeaways"),
@@ -64,15 +66,20 @@ def outputs(nb: dict) -> str:
 
 
 def section(nb: dict, first: str, after: str) -> str:
-    """The markdown prose from the heading `first` to the heading `after`."""
+    """The markdown prose from the heading `first` to the heading `after`, the
+    headings' own cells cut there (a cell may hold the end of one section and the
+    start of the next)."""
     cells, inside = [], False
     for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
         text = "".join(cell["source"])
-        if cell["cell_type"] == "markdown" and first in text:
-            inside = True
-        elif cell["cell_type"] == "markdown" and after in text and inside:
+        if not inside and first in text:
+            inside, text = True, text[text.index(first):]
+        if inside and after in text:
+            cells.append(text[:text.index(after)])
             break
-        if inside and cell["cell_type"] == "markdown":
+        if inside:
             cells.append(text)
     assert cells, f"no section {first!r}"
     return CODE.sub(" ", "\n".join(cells))
@@ -98,6 +105,18 @@ def test_the_check_catches_a_number_nobody_printed():
     prose = CODE.sub(" ", "## 7. As notebook 06 and sections 2 and 3 say (第 04 课、"
                           "第 8 节), it costs 12")
     assert unprinted(prose, "nothing") == ["12"]
+
+
+def test_a_section_is_cut_at_its_headings_inside_a_cell():
+    """The prose before the closing heading, in the same cell, is read; the prose
+    after it is not, nor the prose before the opening heading."""
+    nb = {"cells": [{"cell_type": "markdown",
+                     "source": ["intro 5\n## 1. The rules\n1"]},
+                    {"cell_type": "code", "source": ["x = 7"]},
+                    {"cell_type": "markdown",
+                     "source": ["closing 33\n\n## Key takeaways\n\n- 44"]}]}
+    prose = section(nb, "## 1. The rules", "## Key takeaways")
+    assert unprinted(prose, "") == ["1", "33"]
 
 
 def readme_rows(text: str, header: str) -> list[list[str]]:

@@ -43,6 +43,13 @@ WHERE = {
     "Sweep": "sensitivity", "record_runs": "sensitivity", "statements": "sensitivity",
     "LUNCH": "sensitivity", "HALF": "sensitivity", "plot_bill_map": "plots",
     "Schedule": "compare",
+    # notebook 07: the cheapest memory under every rule, and the provider's cache
+    # rules and prefix cache as billing.py replays them (the offline provider itself,
+    # tinyagent.offline, is no public package)
+    "record_all": "cheapest", "VARIANTS": "cheapest", "variant": "cheapest",
+    "parts": "cheapest", "run_title": "cheapest", "STEADY": "sensitivity",
+    "get_rule": "billing", "with_numbers": "billing", "PrefixCache": "billing",
+    "request_tokens": "billing",
     # notebook 10: the memory test kit, and a session built as the cookbook builds it
     "grade": "memory_kit", "recording_async_client": "memory_kit",
     "kit_table": "memory_kit_cli", "problem_text": "memory_kit_cli",
@@ -78,11 +85,12 @@ class _Course(types.ModuleType):
 sys.modules[__name__].__class__ = _Course
 
 __all__ = ["CookbookSummarizingSession", "HALF", "LUNCH", "Playground",
-           "RecordingClient", "SIX_TURNS", "Schedule", "Sweep", "Table", "bill",
-           "billed", "by_language", "check", "compare", "draw_messages", "evaluate",
-           "grade", "kit_table", "make_strategies", "pad", "picture",
-           "planted_dialog", "plot_bill_map", "plot_recall_cost", "plot_text",
-           "plot_tokens", "price_for", "print_memory", "problem_text", "record_runs",
-           "recording_async_client", "rules_table", "run_strategy", "score",
-           "show_tokens", "statements", "strategy_title", "talk",
-           "use_chinese_font", "with_baseline"]
+           "PrefixCache", "RecordingClient", "SIX_TURNS", "STEADY", "Schedule", "Sweep",
+           "Table", "VARIANTS", "bill", "billed", "by_language", "check", "compare",
+           "draw_messages", "evaluate", "get_rule", "grade", "kit_table",
+           "make_strategies", "pad", "parts", "picture", "planted_dialog",
+           "plot_bill_map", "plot_recall_cost", "plot_text", "plot_tokens", "price_for",
+           "print_memory", "problem_text", "record_all", "record_runs",
+           "recording_async_client", "request_tokens", "rules_table", "run_strategy",
+           "run_title", "score", "show_tokens", "statements", "strategy_title", "talk",
+           "use_chinese_font", "variant", "with_baseline", "with_numbers"]

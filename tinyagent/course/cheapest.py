@@ -202,6 +202,10 @@ def _play(turns: int, seed: int, variants: Sequence[str],
     return played
 
 
+# Notebook 07's names for these two (tinyagent.course exports them)
+record_all, run_title = play, title
+
+
 def _record(played: Played, recorder: RecordingClient, factories: dict,
             schedule: Schedule | None, max_tokens: int) -> None:
     """Play `factories` on the dialog; keep each run and its score by name."""

@@ -1,4 +1,4 @@
-"""What production memory adds to the strategies: notebooks 08-08 (Nexus Agent).
+"""What production memory adds to the strategies: notebooks 08-09 (Nexus Agent).
 
 One idea a module: structured (a summary with seven capped sections), eviction
 (the ladder that fits a full summary: settled facts go before open ones), incremental
@@ -17,7 +17,7 @@ from .background import (
     BackgroundSummaryChatMemory,
     shared_executor,
 )
-from .clearing import ToolClearingChatMemory
+from .clearing import ToolClearingChatMemory, placeholder
 from .compact import CompactChatMemory
 from .eviction import fit as ladder_fit
 from .incremental import (
@@ -28,6 +28,7 @@ from .incremental import (
 from .persistent import PersistentChatMemory, Recorded, recorded
 from .restore import load_memory, snapshot
 from .sessions import Session, SessionManager
+from .sizing import Marks, marks_for
 from .structured import (
     SECTIONS,
     SECTIONS_ZH,
@@ -38,9 +39,10 @@ from .structured import (
     section_titles,
 )
 
-__all__ = ["SECTIONS", "SECTIONS_ZH", "BackgroundSummaryChatMemory", "Batch",
-           "CompactChatMemory", "IncrementalSummaryChatMemory", "PersistentChatMemory",
-           "Recorded", "Session", "SessionManager", "StructuredSummarizer",
-           "StructuredSummary", "ToolClearingChatMemory", "cap_items",
-           "fallback_document", "ladder_fit", "load_memory", "plan_batch", "recorded",
-           "section_titles", "shared_executor", "snapshot"]
+__all__ = ["BackgroundSummaryChatMemory", "Batch", "CompactChatMemory",
+           "IncrementalSummaryChatMemory", "Marks", "PersistentChatMemory", "Recorded",
+           "SECTIONS", "SECTIONS_ZH", "Session", "SessionManager",
+           "StructuredSummarizer", "StructuredSummary", "ToolClearingChatMemory",
+           "cap_items", "fallback_document", "ladder_fit", "load_memory", "marks_for",
+           "placeholder", "plan_batch", "recorded", "section_titles",
+           "shared_executor", "snapshot"]
