@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
+from ...lang import get_lang, say, speaking
 from ...memory.budget import DEFAULT_SUMMARY_TOKENS
 from ...offline.cache_rules import CacheRule, get_rule, with_numbers
 from ...production.compact import CompactChatMemory
@@ -48,7 +49,6 @@ from ...production.sizing import FIXED_TOKENS, marks_for
 from ..billing import RecordedRun, bill
 from ..compare import run_strategy
 from ..evaluation import score
-from ..language import get_lang, say, speaking
 from ..planted import planted_dialog
 from ..sensitivity import BUDGET
 from . import Case, Wrong, exercise
