@@ -1,12 +1,13 @@
 """Notebook 07's checker (course/exercises/nb07.py): compact's marks from the rule.
 
-The official solution passes, and each plausible wrong one is rejected, naming the
-case it breaks, in English and in Chinese (test_exercise_catalogue.py)."""
+What only this exercise needs; the tests every checker gets (the official solution
+passes, each wrong one is rejected naming its case, in English and in Chinese) are
+test_checkers.py's."""
 
 import contextlib
 
 import pytest
-from test_exercise_catalogue import checker_tests, one_line
+from test_exercise_catalogue import one_line
 from wrong_solutions_nb07 import package
 
 from tinyagent.course.exercises import Wrong, check
@@ -21,12 +22,6 @@ from tinyagent.course.exercises.nb07 import (
 from tinyagent.course.language import speaking
 from tinyagent.offline.cache_rules import get_rule
 from tinyagent.production import CompactChatMemory, marks_for
-
-(test_official_solutions_pass, test_wrong_solutions_are_rejected,
- test_official_solutions_pass_in_chinese, test_chinese_reports_hold_no_english,
- test_chinese_verdict_names_the_failing_case,
- test_the_chinese_editions_official_code_passes,
- test_a_wrong_solution_is_shown_got_and_expected_in_chinese) = checker_tests("07")
 
 pytestmark = pytest.mark.usefixtures("quiet")
 
