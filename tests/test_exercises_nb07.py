@@ -19,7 +19,7 @@ from tinyagent.course.exercises.nb07 import (
     judged,
     played,
 )
-from tinyagent.course.language import speaking
+from tinyagent.lang import speaking
 from tinyagent.offline.cache_rules import get_rule
 from tinyagent.production import CompactChatMemory, marks_for
 
