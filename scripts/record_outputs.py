@@ -30,11 +30,16 @@ COMMANDS: dict[str, tuple[str, list[str]]] = {
     "ratios": ("python -m tinyagent.course.ratios", []),
     "ratios_zh": ("python -m tinyagent.course.ratios", ["--lang", "zh"]),
     "evaluation": ("python -m tinyagent.course.evaluation", []),
+    "evaluation_zh": ("python -m tinyagent.course.evaluation", ["--lang", "zh"]),
     "longrun": ("python -m tinyagent.course.longrun", []),
+    "longrun_zh": ("python -m tinyagent.course.longrun", ["--lang", "zh"]),
     "longrun_budget_80": ("python -m tinyagent.course.longrun", ["--budget", "80"]),
     "seed_sweep": ("python scripts/seed_sweep.py", ["--seeds", "0-19"]),
-    "seed_sweep_marks": ("python scripts/seed_sweep.py", ["--marks"]),
     "seed_sweep_compact": ("python scripts/seed_sweep.py", ["--compact"]),
+    "seed_sweep_compact_zh": ("python scripts/seed_sweep.py",
+                              ["--compact", "--lang", "zh"]),
+    "seed_sweep_compact_20": ("python scripts/seed_sweep.py",
+                              ["--compact", "--seeds", "20-29"]),
     "recall_sweep": ("python scripts/recall_sweep.py", []),
     "recall_sweep_zh": ("python scripts/recall_sweep.py", ["--lang", "zh"]),
 }
@@ -49,7 +54,8 @@ def argv(name: str) -> list[str]:
 def record(name: str) -> Path:
     """Run one command offline, from the project folder, and save what it printed."""
     env = dict(os.environ, TINYAGENT_OFFLINE="1", PYTHONHASHSEED="0")
-    env.pop("TINYAGENT_API_KEY", None)
+    for variable in ("TINYAGENT_API_KEY", "TINYAGENT_LANG", "TINYAGENT_CACHE_RULE"):
+        env.pop(variable, None)  # the language and the rule are the arguments' alone
     done = subprocess.run(argv(name), cwd=ROOT, env=env, capture_output=True,
                           text=True, check=True)
     path = OUTPUTS / f"{name}.txt"
@@ -71,7 +77,7 @@ def main(args: list[str] | None = None) -> int:
     for name in names:
         cited, extra = COMMANDS[name]
         if options.list:
-            print(f"{name:<20} {' '.join([cited, *extra])}")
+            print(f"{name:<22} {' '.join([cited, *extra])}")
             continue
         print(f"{name}: {record(name).relative_to(ROOT)}", flush=True)
     return 0

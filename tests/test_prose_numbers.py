@@ -92,15 +92,26 @@ def commands() -> dict[str, tuple[str, list[str]]]:
     return module.COMMANDS
 
 
+def language(extra: list[str]) -> str:
+    """The language a run plays: its `--lang`, else English (the recordings unset
+    TINYAGENT_LANG)."""
+    return extra[extra.index("--lang") + 1] if "--lang" in extra else "en"
+
+
 def cited_outputs(text: str) -> str:
     """The recorded outputs of the commands `text` cites (with their arguments, if
-    it names them; without, the command's plain run)."""
+    it names them; without, the command's plain run). A command cited with
+    `--lang X` in its own code span is held to its runs in that language: a Chinese
+    figure is not held by the English run of the same command."""
     found = []
     for name, (cited, extra) in commands().items():
         if f"`{cited}" not in text:
             continue
         said = all(arg in text for arg in extra)
-        if said or not extra:
+        spans = re.findall(r"`" + re.escape(cited) + r"[^`]*`", text)
+        named = {lang for span in spans
+                 for lang in re.findall(r"--lang (\w+)", span)}
+        if (said or not extra) and (not named or language(extra) in named):
             found.append(recorded(name))
     return "\n".join(found)
 
