@@ -59,9 +59,15 @@ def constants() -> frozenset[Decimal]:
              get_rule("openai").step_tokens, get_rule("qwen").min_tokens,
              *(client[name].default for name in ("timeout", "max_retries",
                                                  "max_reply_tokens"))}
-    for script in ("tinyagent/course/longrun.py", "scripts/load_test.py"):
+    for script in ("tinyagent/course/longrun.py", "tinyagent/course/soak.py",
+                   "scripts/load_test.py"):
         source = (ROOT / script).read_text(encoding="utf-8")  # their options' defaults
-        found |= {int(n) for n in re.findall(r"type=int, default=(\d+)", source)}
+        found |= {int(n) for n in re.findall(r"type=int, default=([\d_]+)", source)}
+    from tinyagent.offline import prompt_cache  # what the offline provider keeps
+    found |= {prompt_cache.BLOCK, prompt_cache.MAX_BLOCKS}
+    for path in (ROOT / "tinyagent").rglob("*.py"):  # the bounded caches' sizes
+        source = path.read_text(encoding="utf-8")
+        found |= {int(n) for n in re.findall(r"lru_cache\(maxsize=(\d+)\)", source)}
     timing = (ROOT / "scripts" / "timings.py").read_text(encoding="utf-8")  # its rule
     found |= {int(n) for n in re.findall(r"^[A-Z_]+_MINUTES? = (\d+)$", timing, re.M)}
     from tinyagent.course import bench, planted
@@ -206,6 +212,17 @@ README_ELSEWHERE = {
     "**The real-model check.**": "a real model's run on one machine, with its load",
     "**真实模型检查。**": "a real model's run on one machine, with its load",
     "Learners put the printed": "the room of the instructor notes (30 learners)",
+    "**Flat over 10,000 turns.**": "a timing run (CPU seconds, RSS) on one machine, "
+                                   "with its load: it varies from run to run, as "
+                                   "`tinyagent bench` does; the command checks its "
+                                   "own bar (1.5×)",
+    "| memory (course sizes) |": "the same run's table",
+    "**The background memory's add()": "the same command's timing of add()",
+    "**10,000 轮也不涨。**": "a timing run (CPU seconds, RSS) on one machine",
+    "**后台记忆的 add()": "the same command's timing of add()",
+    "**How many learners one server takes.**": "a real server's load test on one "
+                                               "machine, with its load",
+    "**一台服务器能带多少学员。**": "a real server's load test on one machine",
 }
 # A duration, a download's size or a screen's width (seconds, minutes, MB, px): how
 # long a command ran, what it fetches, the page a check sets up; a Python version; a
@@ -328,3 +345,20 @@ def test_a_cheap_commands_recording_is_what_it_prints_now(name, capsys):
     assert capsys.readouterr().out == lines[1], (
         f"tests/outputs/{name}.txt is stale: run python scripts/record_outputs.py "
         f"{name}, then fix the figures the README quotes from it")
+
+
+def test_a_command_cited_with_its_language_is_held_to_that_run():
+    """`… --lang zh` in the command's own code span is checked against the Chinese
+    run alone (an English figure fails there); the plain command against the
+    English run; a `--lang zh` said apart ("With `--lang zh`") adds the Chinese run
+    to the English one."""
+    chinese = cited_outputs("`python -m tinyagent.course.evaluation --lang zh`")
+    assert chinese == recorded("evaluation_zh")
+    assert cited_outputs("`python -m tinyagent.course.evaluation`") == \
+        recorded("evaluation")
+    both = cited_outputs("`python -m tinyagent.course.ratios`; with `--lang zh`")
+    assert both == recorded("ratios") + "\n" + recorded("ratios_zh")
+    english_only = printed(recorded("evaluation")) - printed(recorded("evaluation_zh"))
+    claim = claims(f"`python -m tinyagent.course.evaluation --lang zh`: "
+                   f"{max(n for n in english_only if not isinstance(n, str)):,}")[0]
+    assert not holds(claim, printed(chinese))
