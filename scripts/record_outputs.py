@@ -1,6 +1,6 @@
 """Record what the course's measuring commands print, for the figures the prose cites.
 
-    python scripts/record_outputs.py              # every command (about 15 min)
+    python scripts/record_outputs.py              # every command (about 10 min)
     python scripts/record_outputs.py ratios       # those whose name starts so
     python scripts/record_outputs.py --list       # the commands and their files
 
@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[str, list[str]]] = {
     "longrun": ("python -m tinyagent.course.longrun", []),
     "longrun_zh": ("python -m tinyagent.course.longrun", ["--lang", "zh"]),
     "longrun_budget_80": ("python -m tinyagent.course.longrun", ["--budget", "80"]),
+    "longrun_budget_80_zh": ("python -m tinyagent.course.longrun",
+                             ["--lang", "zh", "--budget", "80"]),
     "seed_sweep": ("python scripts/seed_sweep.py", ["--seeds", "0-19"]),
     "seed_sweep_compact": ("python scripts/seed_sweep.py", ["--compact"]),
     "seed_sweep_compact_zh": ("python scripts/seed_sweep.py",

@@ -106,9 +106,10 @@ def language(extra: list[str]) -> str:
 
 def cited_outputs(text: str) -> str:
     """The recorded outputs of the commands `text` cites (with their arguments, if
-    it names them; without, the command's plain run). A command cited with
+    it names them; without, the command's plain run). A command cited only with
     `--lang X` in its own code span is held to its runs in that language: a Chinese
-    figure is not held by the English run of the same command."""
+    figure is not held by the English run of the same command, unless the text
+    cites the command without `--lang` too."""
     found = []
     for name, (cited, extra) in commands().items():
         if f"`{cited}" not in text:
@@ -117,7 +118,8 @@ def cited_outputs(text: str) -> str:
         spans = re.findall(r"`" + re.escape(cited) + r"[^`]*`", text)
         named = {lang for span in spans
                  for lang in re.findall(r"--lang (\w+)", span)}
-        if (said or not extra) and (not named or language(extra) in named):
+        plain = any("--lang" not in span for span in spans)
+        if (said or not extra) and (plain or not named or language(extra) in named):
             found.append(recorded(name))
     return "\n".join(found)
 
@@ -218,11 +220,13 @@ README_ELSEWHERE = {
                                    "own bar (1.5×)",
     "| memory (course sizes) |": "the same run's table",
     "**The background memory's add()": "the same command's timing of add()",
-    "**10,000 轮也不涨。**": "a timing run (CPU seconds, RSS) on one machine",
-    "**后台记忆的 add()": "the same command's timing of add()",
+    "**一万轮也平稳。**": "a timing run (CPU seconds, RSS) on one machine",
+    "| 记忆（课程里的大小） |": "the same run's table",
+    "**后台记忆的 `add()`": "the same command's timing of add()",
     "**How many learners one server takes.**": "a real server's load test on one "
                                                "machine, with its load",
     "**一台服务器能带多少学员。**": "a real server's load test on one machine",
+    "学员把打印出来的": "the room of the instructor notes (30 learners)",
 }
 # A duration, a download's size or a screen's width (seconds, minutes, MB, px): how
 # long a command ran, what it fetches, the page a check sets up; a Python version; a
@@ -243,28 +247,30 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in re.split(r"\n\s*\n", text) if p.strip()]
 
 
-def cited_notebooks(text: str) -> str:
-    """The outputs of the notebooks a paragraph names ("notebook 06's", "第 06 课")."""
+def cited_notebooks(text: str, folder: Path = NOTEBOOKS) -> str:
+    """The outputs of the notebooks a paragraph names ("notebook 06's", "第 06 课"),
+    in `folder`: the Chinese README's figures are its Chinese notebooks'."""
     found = []
     for number in sorted(set(re.findall(r"(?:[Nn]otebooks? |第 )(\d\d)", text))):
-        for path in sorted(NOTEBOOKS.glob(f"{number}_*.ipynb")):
+        for path in sorted(folder.glob(f"{number}_*.ipynb")):
             found.append("\n".join(shown(c) for c in cells(path)
                                    if c["cell_type"] == "code"))
     return "\n".join(found)
 
 
-def readme_blocks(text: str) -> list[tuple[str, str]]:
+def readme_blocks(text: str, folder: Path = NOTEBOOKS) -> list[tuple[str, str]]:
     """(a paragraph, the outputs it is checked against): a paragraph that cites a
-    recorded command, or names a notebook, starts a block, which runs until the next
-    bold title or heading; a paragraph in it that names other arguments of the
-    command ("With `--budget 80`") adds that run's output."""
+    recorded command, or names a notebook (of `folder`), starts a block, which runs
+    until the next bold title or heading; a paragraph in it that names other
+    arguments of the command ("With `--budget 80`"), or cites another command, adds
+    that run's output."""
     blocks, cited, named = [], "", ""
     for paragraph in paragraphs(text):
         if paragraph.startswith(("#", "**")):
             cited, named = "", ""
         if cited_outputs(paragraph):
-            cited = paragraph
-        named = cited_notebooks(paragraph) or named
+            cited = f"{cited}\n{paragraph}"  # the block's commands, all of them
+        named = cited_notebooks(paragraph, folder) or named
         outputs = cited_outputs(cited + paragraph) if cited else ""
         blocks.append((paragraph, outputs + "\n" + named))
     return blocks
@@ -283,7 +289,8 @@ def test_every_figure_in_the_readme_is_printed_by_its_command(name):
     full = (ROOT / name).read_text(encoding="utf-8")
     text = timings_table(full)
     found = []
-    for paragraph, outputs in readme_blocks(text):
+    folder = NOTEBOOKS / "zh" if name == "README.zh-CN.md" else NOTEBOOKS
+    for paragraph, outputs in readme_blocks(text, folder):
         if paragraph.lstrip().startswith(tuple(README_ELSEWHERE)):
             continue
         numbers = printed(outputs) | constants()
@@ -350,14 +357,17 @@ def test_a_cheap_commands_recording_is_what_it_prints_now(name, capsys):
 def test_a_command_cited_with_its_language_is_held_to_that_run():
     """`… --lang zh` in the command's own code span is checked against the Chinese
     run alone (an English figure fails there); the plain command against the
-    English run; a `--lang zh` said apart ("With `--lang zh`") adds the Chinese run
-    to the English one."""
+    English run; a `--lang zh` said apart ("With `--lang zh`"), or the command cited
+    both ways, adds the Chinese run to the English one."""
     chinese = cited_outputs("`python -m tinyagent.course.evaluation --lang zh`")
     assert chinese == recorded("evaluation_zh")
     assert cited_outputs("`python -m tinyagent.course.evaluation`") == \
         recorded("evaluation")
     both = cited_outputs("`python -m tinyagent.course.ratios`; with `--lang zh`")
     assert both == recorded("ratios") + "\n" + recorded("ratios_zh")
+    assert cited_outputs("`python -m tinyagent.course.evaluation --lang zh`; in "
+                         "English, `python -m tinyagent.course.evaluation`") == \
+        recorded("evaluation") + "\n" + recorded("evaluation_zh")
     english_only = printed(recorded("evaluation")) - printed(recorded("evaluation_zh"))
     claim = claims(f"`python -m tinyagent.course.evaluation --lang zh`: "
                    f"{max(n for n in english_only if not isinstance(n, str)):,}")[0]
