@@ -78,7 +78,7 @@ SCENARIO = [
      r"摘要（压缩阈值 10，原样保留消息数 4） · 已发送 2 轮"),
     ("slide 1 6", "an impossible setting is explained", "status",
      r"^⚠ keep_recent .* until that is fixed\.",
-     r"^⚠ keep_recent .*改好之前不使用记忆。"),
+     r"^⚠ 原样保留消息数.*压缩阈值.*改好之前不使用记忆。"),
     ("menu {structured}", "the structured memory holds the two turns", "status",
      r"structured\(keep_recent_turns=2, batch_turns=6\) · 2 turns sent",
      r"结构化（原样保留轮数 2，每批压缩轮数 6） · 已发送 2 轮"),
