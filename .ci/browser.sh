@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI, after the tests: the course as learners see it, in JupyterLab and Notebook 7 in
-# a real browser (scripts/browser_check.py): contrast in both themes, and the 07
+# a real browser (scripts/browser_check.py): contrast in both themes, and the 09
 # playground typed into. Installs Debian's Chromium and fonts with emoji and CJK
 # glyphs, and Playwright and Notebook 7 as Python packages only: Playwright drives
 # the system Chromium and downloads no browser. Screenshots: browser-check/. Run it

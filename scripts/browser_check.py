@@ -1,6 +1,6 @@
 """The course as learners see it: each notebook run in JupyterLab in a real browser.
 
-    python scripts/browser_check.py          # learner notebooks (07 08: by prefix)
+    python scripts/browser_check.py          # learner notebooks (08 09: by prefix)
     python scripts/browser_check.py zh/      # the Chinese edition only
 
 nbval compares text: it cannot see whether a widget renders or a table fits. This
@@ -12,10 +12,10 @@ no stderr output, traceback, "Error displaying widget" or "model not found"; at
 1,024 x 768 (file browser open) no output wider than the notebook; at 1,280 px with
 the file browser open no line of an exercise check's report broken by the page (a
 failing check's report too, run in 00); text contrast of 4.5:1 or more in the light
-and the dark theme (browser_measure.py); in 08 the playground's controls, panel and
+and the dark theme (browser_measure.py); in 09 the playground's controls, panel and
 warning, its keys, focus ring, placeholder and forced colours, and what typing does
 to it (browser_playground.py), then, saved and reopened with its kernel gone, a
-readable line where the playground was; then 08 and zh/09 again in Notebook 7, the
+readable line where the playground was; then 09 and zh/09 again in Notebook 7, the
 other front end, typed into the same way. Every wait waits for a state, with a
 bound that names it. Screenshots of key cells: browser-check/*.png. The closing
 lines give the figures: sends recorded, lowest contrast, widest output. Prints
@@ -90,8 +90,8 @@ def stem_of(name: str) -> str:
 
 
 def playground_notebook(name: str) -> bool:
-    """The notebook that holds the playground: 08, in either edition."""
-    return name.split("/")[-1].startswith("08")
+    """The notebook that holds the playground: 09, in either edition."""
+    return name.split("/")[-1].startswith("09")
 
 
 def exercise_playground_notebook(page, out: Path, report: Report, front: str,

@@ -1,4 +1,4 @@
-"""The 08 playground in a real browser: its controls act, and nothing typed is lost.
+"""The 09 playground in a real browser: its controls act, and nothing typed is lost.
 
 Used by browser_check.py once notebook 09 (or zh/09) has run, in JupyterLab and in
 Notebook 7. `exercise_playground` clicks through it in either language: a slider and
@@ -78,7 +78,7 @@ SCENARIO = [
      r"摘要（压缩阈值 10，原样保留消息数 4） · 已发送 2 轮"),
     ("slide 1 6", "an impossible setting is explained", "status",
      r"^⚠ keep_recent .* until that is fixed\.",
-     r"^⚠ keep_recent .*改好之前不使用记忆。"),
+     r"^⚠ 原样保留消息数.*压缩阈值.*改好之前不使用记忆。"),
     ("menu {structured}", "the structured memory holds the two turns", "status",
      r"structured\(keep_recent_turns=2, batch_turns=6\) · 2 turns sent",
      r"结构化（原样保留轮数 2，每批压缩轮数 6） · 已发送 2 轮"),
@@ -133,8 +133,8 @@ def wait_turns(pg: Any, lang: str, count: int, seconds: float = 60) -> list[str]
 
 
 def exercise_playground(page: Any, out: Path, check: Check, lang: str = "en") -> None:
-    """08: the playground is controls; slider, strategy, Enter and Send each act."""
-    stem = "08" if lang == "en" else "zh/09"
+    """09: the playground is controls; slider, strategy, Enter and Send each act."""
+    stem = "09" if lang == "en" else "zh/09"
     pg = playground(page)
     parts = {"menu": "select", "slider": ".widget-slider", "chat box": "input[type="
              "text]", "button": SEND, "gauge": ".progress"}

@@ -21,6 +21,7 @@ from tinyagent.course.billing import RecordingClient
 from tinyagent.course.catalogue import SIX_TURNS, STRATEGIES, make_strategies
 from tinyagent.course.compare import compare
 from tinyagent.course.evaluation import planted_dialog
+from tinyagent.course.ratios import TWELVE_TURNS
 from tinyagent.offline.cache_rules import cached_tokens, get_rule
 from tinyagent.offline.prompt_cache import PrefixCache, message_tokens, request_tokens
 
@@ -68,18 +69,7 @@ class Unbounded:
                 self.seen.insert(at, sequence)
 
 
-TWELVE = ["Where is my order 88231?",
-          "I want a refund, this vacuum won't go back to its dock",
-          "How long until the refund arrives?",
-          "Do you have any new robot vacuums to recommend?",
-          "How much is the S20 Pro?",
-          "What's the difference between the S20 Pro and the S20 Max?",
-          "Is there any discount on the S20 Max?",
-          "Where is my order 90417?",
-          "When will it arrive?",
-          "Where is my order 55107?",
-          "How much is the BandPro?",
-          "By the way, what was that refund number again?"]
+TWELVE = TWELVE_TURNS["en"]  # notebook 04's twelve turns, as ratios.py plays them
 
 
 def dialogs():

@@ -17,7 +17,7 @@ rather than turns, and summarizing tool calls differently from answers.
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import islice
@@ -26,6 +26,7 @@ from typing import Any
 from ..chat_model import SupportsChat
 from ..checks import check_size
 from ..memory.budget import DEFAULT_SUMMARY_TOKENS
+from ..memory.turns import turn_sizes
 from ..messages import ChatMessage, Role
 from ..storage.base import SummaryState
 from .persistent import PersistentChatMemory
@@ -117,19 +118,6 @@ def plan_batch(messages: Sequence[ChatMessage], keep_recent_turns: int,
             break
         due += turn
     return due
-
-
-def turn_sizes(messages: Iterable[ChatMessage]) -> Iterator[int]:
-    """Sizes of the turns, oldest first, read lazily (a turn starts at a user
-    message; what comes before the first one is a turn of its own)."""
-    size = 0
-    for message in messages:
-        if message.role is Role.USER and size:
-            yield size
-            size = 0
-        size += 1
-    if size:
-        yield size
 
 
 class IncrementalSummaryChatMemory(PersistentChatMemory):
