@@ -52,6 +52,7 @@ OFFICIAL = official_names()
 
 
 @functools.cache  # parsed once: the property tests ask for it on every example
+@functools.cache  # one object a solution: the Chinese runs of it are shared
 def official(notebook: str, name: str):
     """The definitions of a solutions notebook's code cells, executed quietly."""
     cells = json.loads((SOLUTIONS / f"{notebook}.ipynb").read_text())["cells"]

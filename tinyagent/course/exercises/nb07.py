@@ -88,6 +88,13 @@ def played(high: int, low: int, turns: int, seed: int, lang: str
             len(got.facts_recalled)), llm.run
 
 
+@cache  # the package's marks are billed once a rule, whoever is judged against them
+def billed(high: int, low: int, turns: int, seed: int, lang: str, rule: CacheRule
+           ) -> float:
+    """The input bill (prompts only) under `rule` of compact with these marks."""
+    return bill(played(high, low, turns, seed, lang)[1], rule, replies=False)
+
+
 def drawn_rules() -> list[tuple[CacheRule, int, int]]:
     """The drawn (rule, turns, seed), the same on every run; the cached price's
     band goes round cheap, middling and dear."""
@@ -181,8 +188,7 @@ def judged(size_compact: Any, rule: CacheRule, turns: int, seed: int) -> bool:
     and is billed at most TOLERANCE times what the package's marks are billed."""
     high, low = your_marks(size_compact, rule)
     best, lang = marks_for(rule), get_lang()
-    (ids, of_ids, facts, of_facts), run = played(high, low, turns, seed, lang)
-    _, reference = played(best.high_tokens, best.low_tokens, turns, seed, lang)
+    ids, of_ids, facts, of_facts = played(high, low, turns, seed, lang)[0]
     where = say(f"under {described(rule)}, {turns} turns (seed {seed}), your marks "
                 f"{high}/{low}",
                 f"规则 {described(rule)}，{turns} 轮对话（种子 {seed}），你的水位 "
@@ -196,7 +202,8 @@ def judged(size_compact: Any, rule: CacheRule, turns: int, seed: int) -> bool:
                         f"{facts}/{of_facts}；应为全部记住（包里的 {theirs} 都记得）"),
                     say("between the marks there must be room for the summaries and "
                         "the newest turns", "两个水位之间要留出放摘要和最新几轮的空间"))
-    yours, package = (bill(r, rule, replies=False) for r in (run, reference))
+    yours, package = (billed(h, lo, turns, seed, lang, rule) for h, lo in
+                      ((high, low), (best.high_tokens, best.low_tokens)))
     if yours > package * TOLERANCE:
         raise Wrong(say(f"{where}: billed {yours:,.0f} input-token equivalents "
                         f"(prompts only); expected at most {package * TOLERANCE:,.0f} "
@@ -239,5 +246,5 @@ def _size_compact_cases(size_compact: Any) -> Iterator[Case]:
                "用规则自己的数字，而不是某一家的：每个数字都要读"))
 
 
-__all__ = ["DIALOG", "DRAWS", "NAMED", "TOLERANCE", "compact", "drawn_rules",
-           "played"]
+__all__ = ["DIALOG", "DRAWS", "NAMED", "TOLERANCE", "billed", "compact",
+           "drawn_rules", "played"]
