@@ -28,8 +28,6 @@ from ...chat_model import ChatResponse, Usage
 from ...llm import LlmClient
 from ...messages import ChatMessage
 from ...offline.model import complete
-
-# Enough for every play of a test session (about 100 calls per 50-turn dialog);
 from ...reply import parse_reply
 
 # Enough for every play of a test session (about 100 calls per 50-turn dialog);
@@ -44,44 +42,58 @@ def _digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
-def _message_key(message: ChatMessage) -> bytes:
-    """A digest of the message as a request carries it, kept on the message: a
-    dialog resends its history every call, and each message is read once."""
-    key = getattr(message, "_request_key", None)
-    if key is None:
-        key = _digest(json.dumps(message.to_dict(), ensure_ascii=False))
-        try:  # immutable, so the digest stays right; kept as the token count is
-            object.__setattr__(message, "_request_key", key)
+def _message(message: ChatMessage) -> tuple[bytes, dict[str, Any]]:
+    """(digest, dict) of the message as a request carries it, the dict parsed back
+    from its JSON as the transport reads it. Kept on the message: a dialog resends
+    its history every call, and each message is written and read once."""
+    known = getattr(message, "_request_part", None)
+    if known is None:
+        text = json.dumps(message.to_dict(), ensure_ascii=False)
+        known = _digest(text), json.loads(text)
+        try:  # immutable, so both stay right; kept as the token count is
+            object.__setattr__(message, "_request_part", known)
         except (AttributeError, TypeError):  # a learner's own kind of message
             pass
-    return key
+    return known
 
 
-_TOOLS: dict[int, tuple[Any, bytes]] = {}  # id -> (the tools list, its digest)
+# id -> (the tools list, its digest, its dict parsed back). An agent builds its list
+# of schemas anew every turn: a list equal to one seen is not written out again.
+_TOOLS: dict[int, tuple[Any, bytes, list[dict[str, Any]]]] = {}
+
+
+def _tools(tools: list[dict[str, Any]] | None) -> tuple[bytes, list[dict[str, Any]]]:
+    known = _TOOLS.get(id(tools))
+    if known is None or known[0] is not tools:
+        known = next((k for k in reversed(_TOOLS.values()) if k[2] == (tools or [])),
+                     None)
+        if known is None:
+            text = json.dumps(tools or [], ensure_ascii=False)
+            known = (tools, _digest(text), json.loads(text))
+        _TOOLS[id(tools)] = (tools, *known[1:])
+        if len(_TOOLS) > 64:  # a few lists of schemas in a session
+            del _TOOLS[next(iter(_TOOLS))]
+    return known[1], known[2]
 
 
 def _key(llm: LlmClient, messages: list[ChatMessage],
          tools: list[dict[str, Any]] | None) -> bytes:
     """The request's key: what LlmClient.chat would send, digested message by
     message (the same key whatever objects carry the same content)."""
-    known = _TOOLS.get(id(tools))
-    if known is None or known[0] is not tools:
-        known = _TOOLS[id(tools)] = (tools, _digest(json.dumps(tools or [])))
-        if len(_TOOLS) > 64:  # a few lists of schemas in a session
-            del _TOOLS[next(iter(_TOOLS))]
-    parts = [f"{llm.model}|{llm.max_reply_tokens}".encode(), known[1],
-             *map(_message_key, messages)]
+    parts = [f"{llm.model}|{llm.max_reply_tokens}".encode(), _tools(tools)[0],
+             *(_message(m)[0] for m in messages)]
     return hashlib.blake2b(b"".join(parts), digest_size=16).digest()
 
 
 def _request(llm: LlmClient, messages: list[ChatMessage],
              tools: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """The request body LlmClient.chat would send."""
+    """The request body LlmClient.chat would send, as the transport reads it (its
+    messages are shared between requests: read, never changed)."""
     request: dict[str, Any] = {"model": llm.model,
-                               "messages": [m.to_dict() for m in messages],
+                               "messages": [_message(m)[1] for m in messages],
                                "max_tokens": llm.max_reply_tokens}
     if tools:
-        request.update(tools=tools, tool_choice="auto")
+        request.update(tools=_tools(tools)[1], tool_choice="auto")
     return request
 
 
@@ -115,10 +127,8 @@ class Remembered:
     def _ask(self, key: bytes, messages: list[ChatMessage],
              tools: list[dict[str, Any]] | None
              ) -> tuple[ChatResponse, dict[str, Any]]:
-        body = json.dumps(_request(self.llm, list(messages), tools),
-                          ensure_ascii=False)
-        try:  # the body as the transport reads it: parsed from JSON
-            answer = complete(json.loads(body))
+        try:
+            answer = complete(_request(self.llm, list(messages), tools))
         except (ValueError, TypeError):  # refused: the client's own error, not kept
             return self.llm.chat(messages, tools), {}
         reply = parse_reply(json.dumps(answer, ensure_ascii=False),
