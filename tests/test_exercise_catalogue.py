@@ -51,23 +51,42 @@ def official_names() -> dict[str, tuple[str, str]]:
 OFFICIAL = official_names()
 
 
-@functools.cache  # parsed once: the property tests ask for it on every example
-@functools.cache  # one object a solution: the Chinese runs of it are shared
+@functools.cache  # parsed once, one object a solution: its Chinese runs are shared
 def official(notebook: str, name: str):
-    """The definitions of a solutions notebook's code cells, executed quietly."""
+    """A solutions notebook's definition of `name`, executed quietly with the
+    definitions and imports it uses (an import that only a printing cell or another
+    exercise needs, such as notebook 10's Agents SDK, is not loaded)."""
     cells = json.loads((SOLUTIONS / f"{notebook}.ipynb").read_text())["cells"]
-    namespace: dict = {}
+    trees = []
     for cell in cells:
         if cell["cell_type"] != "code":
             continue
         # IPython magics (%pip) are not Python: each becomes a `pass`.
         lines = "".join(cell["source"]).splitlines()
         source = "\n".join(re.sub(r"^(\s*)[%!].*", r"\1pass", line) for line in lines)
-        tree = ast.parse(source)
-        tree.body = [node for node in tree.body if isinstance(node, (
-            ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef))]
+        trees.append(ast.parse(source))
+    defined = {node.name: node for tree in trees for node in tree.body
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    used, waiting = {name}, [name]
+    while waiting:  # the names `name` uses, and those its definitions use
+        node = defined.get(waiting.pop())
+        for found in ast.walk(node) if node else ():
+            if isinstance(found, ast.Name) and found.id not in used:
+                used.add(found.id)
+                waiting.append(found.id)
+    namespace: dict = {}
+    for tree in trees:
+        tree.body = [node for node in tree.body if (
+            isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in used
+        ) or (isinstance(node, (ast.Import, ast.ImportFrom)) and _used(node, used))]
         exec(compile(tree, notebook, "exec"), namespace)
     return namespace[name]
+
+
+def _used(node: ast.Import | ast.ImportFrom, used: set[str]) -> bool:
+    """The import binds a name in `used` (a star import is kept: it may)."""
+    return any(alias.name == "*" or (alias.asname or alias.name.split(".")[0]) in used
+               for alias in node.names)
 
 
 @pytest.mark.usefixtures("quiet")
