@@ -1,8 +1,9 @@
 """Made-up dialogs the checkers feed to learner code, and how they describe them.
 
-Used by the checkers of notebooks 00 to 05. A dialog is built fresh on every call, so
-code that changes its argument cannot spoil the next case, and its orders come from a
-seed, so an answer that hard-codes one order number or one dialog does not pass.
+Used by the checkers of notebooks 00 to 05. A dialog is a new list on every call, of
+immutable messages (each tool call's arguments a new dict), so code that changes its
+argument cannot spoil the next case; its orders come from a seed, so an answer that
+hard-codes one order number or one dialog does not pass.
 In a Chinese report (`check(..., lang="zh")`) the dialogs and the role names are
 Chinese, so that the evidence a case prints reads as Chinese.
 Left out: real model calls (the checkers that need one use the offline model).
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
-from ...lang import say
+from ...lang import get_lang, say
 from ...messages import ChatMessage, Role, ToolCall
 from ...tokens import count_message_tokens
 
@@ -23,17 +25,23 @@ ORDERS = ("88231", "90417", "55107", "73820", "61554", "40213", "19876", "30542"
 def turn(n: int, tools: bool, order: str | None = None) -> list[ChatMessage]:
     """Turn n: 2 messages, or 4 with a tool call and its result."""
     order = order or str(88230 + n)
-    user = ChatMessage.user(say(f"Question {n}: where is my order {order}?",
-                                f"问题 {n}：我的订单 {order} 到哪了？"))
-    answer = ChatMessage.assistant(say(f"Answer {n}: order {order} was delivered.",
-                                       f"回答 {n}：订单 {order} 已签收。"))
+    user, answer, result = _said(n, order, get_lang())
     if not tools:
         return [user, answer]
-    call = ToolCall(f"call_{n}", "queryOrder", {"order_id": order})
-    status, carrier = say("delivered", "已签收"), say("SF Express", "顺丰速运")
-    result = ChatMessage.tool(f"call_{n}", f'{{"order_id": "{order}", "status": '
-                              f'"{status}", "carrier": "{carrier}"}}')
+    call = ToolCall(f"call_{n}", "queryOrder", {"order_id": order})  # a dict: fresh
     return [user, ChatMessage.assistant("", (call,)), result, answer]
+
+
+@lru_cache(maxsize=4096)  # immutable messages: a new list of them is a fresh dialog
+def _said(n: int, order: str, lang: str) -> tuple[ChatMessage, ...]:
+    """Turn n's question, answer and tool result, in the report's language."""
+    status, carrier = say("delivered", "已签收"), say("SF Express", "顺丰速运")
+    return (ChatMessage.user(say(f"Question {n}: where is my order {order}?",
+                                 f"问题 {n}：我的订单 {order} 到哪了？")),
+            ChatMessage.assistant(say(f"Answer {n}: order {order} was delivered.",
+                                      f"回答 {n}：订单 {order} 已签收。")),
+            ChatMessage.tool(f"call_{n}", f'{{"order_id": "{order}", "status": '
+                             f'"{status}", "carrier": "{carrier}"}}'))
 
 
 def dialog(sizes: str, seed: int | None = None) -> list[ChatMessage]:
