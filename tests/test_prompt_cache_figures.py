@@ -33,6 +33,7 @@ What the sizes must exercise:
 import hashlib
 from array import array
 from bisect import bisect_left
+from functools import cache
 
 import pytest
 
@@ -46,6 +47,22 @@ from tinyagent.offline.clock import Clock, Schedule
 from tinyagent.offline.prompt_cache import PrefixCache, message_tokens, request_tokens
 
 
+@cache  # a run is replayed under several rules: each request is read once
+def ends(blocks: tuple) -> list[tuple[int, bytes]]:
+    """(length, hash) of the request up to the end of each of its blocks."""
+    running, found, size = hashlib.blake2b(digest_size=16), [], 0
+    for block in blocks:
+        running.update(array("q", block).tobytes())
+        size += len(block)
+        found.append((size, running.copy().digest()))
+    return found
+
+
+@cache
+def packed(blocks: tuple) -> bytes:
+    return b"".join(array("q", b).tobytes() for b in blocks)
+
+
 class Unbounded:
     """The cache before it was bounded: every request kept, compared in full; an
     entry not kept (a unit: nor read) for the rule's expiry is gone."""
@@ -54,15 +71,6 @@ class Unbounded:
         self.whole_units, self.expiry = whole_units, expiry
         self.seen, self.kept, self.units = [], {}, {}  # units: hash -> last used
 
-    @staticmethod
-    def _ends(blocks):
-        running, ends, size = hashlib.blake2b(digest_size=16), [], 0
-        for block in blocks:
-            running.update(array("q", block).tobytes())
-            size += len(block)
-            ends.append((size, running.copy().digest()))
-        return ends
-
     def _expire(self, now: float) -> None:
         if self.expiry is None:
             return
@@ -70,14 +78,14 @@ class Unbounded:
         self.seen = [s for s in self.seen if self.kept[s] >= now - self.expiry]
 
     def _unit(self, blocks) -> tuple[int, bytes | None]:
-        return max(((size, end) for size, end in self._ends(blocks)
+        return max(((size, end) for size, end in ends(tuple(blocks))
                     if end in self.units), default=(0, None))
 
     def matched(self, blocks, now: float = 0.0) -> int:
         self._expire(now)
         if self.whole_units:
             return self._unit(blocks)[0]
-        sequence = b"".join(array("q", b).tobytes() for b in blocks)
+        sequence = packed(tuple(blocks))
         at, best = bisect_left(self.seen, sequence), 0
         for i in (at - 1, at):
             if 0 <= i < len(self.seen):
@@ -94,12 +102,12 @@ class Unbounded:
         self._expire(now)
         if self.whole_units:
             read = self._unit(blocks)[1]  # a unit read lives on
-            for key in (read, self._ends(blocks)[-1][1],
-                        self._ends([*blocks, message_tokens(reply)])[-1][1]):
+            for key in (read, ends(tuple(blocks))[-1][1],
+                        ends((*blocks, message_tokens(reply)))[-1][1]):
                 if key is not None:
                     self.units[key] = now
         else:
-            sequence = b"".join(array("q", b).tobytes() for b in blocks)
+            sequence = packed(tuple(blocks))
             at = bisect_left(self.seen, sequence)
             if at == len(self.seen) or self.seen[at] != sequence:
                 self.seen.insert(at, sequence)
