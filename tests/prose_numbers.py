@@ -19,8 +19,10 @@ computed from two printed numbers must be printed itself).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache
 
 # A number: 1,234,567 (or with a narrow space), 1234, 12.5; not inside a word or an id
 # (S20, RF20260701001, cl100k, v1), and a date or a clock time as one token.
@@ -79,9 +81,16 @@ def claims(markdown: str) -> list[Claim]:
     return found
 
 
-def printed(text: str) -> set[Decimal | str]:
+@cache  # the same printouts are read for many cells and paragraphs
+def printed(text: str) -> frozenset[Decimal | str]:
     """Every number a printout or code holds (1_000 in code is 1000)."""
-    return {_value(m.group(0)) for m in NUMBER.finditer(text.replace("_", ""))}
+    return frozenset(_value(m.group(0))
+                     for m in NUMBER.finditer(text.replace("_", "")))
+
+
+@cache
+def _ascending(numbers: frozenset[Decimal | str]) -> list[Decimal]:
+    return sorted(n for n in numbers if not isinstance(n, str))
 
 
 def holds(claim: Claim, numbers: set[Decimal | str]) -> bool:
@@ -90,10 +99,16 @@ def holds(claim: Claim, numbers: set[Decimal | str]) -> bool:
     value = _value(claim.text)
     if isinstance(value, str):
         return value in numbers
+    if value in numbers:  # equal (1.50 is 1.5)
+        return True
     places = -value.as_tuple().exponent if "." in claim.text else 0
-    for number in numbers:
-        if isinstance(number, str):
-            continue
+    # Only a number within half a unit of the claim's last place rounds to it, and
+    # only one within 10 % holds an approximate claim: the sorted numbers in reach.
+    reach = max(Decimal(5).scaleb(-places - 1),
+                abs(value) / 10 if claim.approximate else Decimal(0))
+    ascending = _ascending(frozenset(numbers))
+    for number in ascending[bisect_left(ascending, value - reach):
+                            bisect_right(ascending, value + reach)]:
         if number == value or round(number, places) == value:
             return True
         if claim.approximate and value and abs(number - value) <= abs(value) / 10:
@@ -101,11 +116,17 @@ def holds(claim: Claim, numbers: set[Decimal | str]) -> bool:
     return False
 
 
-def ratios(numbers: set[Decimal | str]) -> set[Decimal]:
+def ratios(numbers: set[Decimal | str] | frozenset[Decimal | str]
+           ) -> frozenset[Decimal]:
     """Every percentage one of `numbers` is of another: a claim "15 % (408 /
     2,722)" is checked against the two numbers it is computed from."""
+    return _ratios(frozenset(numbers))
+
+
+@cache  # a block's paragraphs share their printout: its ratios are computed once
+def _ratios(numbers: frozenset[Decimal | str]) -> frozenset[Decimal]:
     values = [n for n in numbers if isinstance(n, Decimal) and n > 0]
-    return {100 * a / b for a in values for b in values if a < b}
+    return frozenset(100 * a / b for a in values for b in values if a < b)
 
 
 def nearest(claim: Claim, numbers: set[Decimal | str], count: int = 3) -> list[str]:
