@@ -6,6 +6,7 @@ built), so a notebook's `set_lang("zh")` reaches the dialog that `compare`, the
 evaluation, ratios and longrun play, and the words they print.
 """
 
+import importlib
 import os
 import subprocess
 import sys
@@ -61,17 +62,32 @@ def test_the_evaluation_plays_the_dialog_of_the_language_set():
     assert str(result).startswith("Planted facts")
 
 
-@pytest.mark.parametrize("module, argv", [
-    ("ratios", []), ("evaluation", ["12"]), ("longrun", ["--turns", "24"])])
-def test_a_command_reads_tinyagent_lang(module, argv, tmp_path):
-    """With TINYAGENT_LANG=zh and no --lang, a course command plays the Chinese
-    dialog and speaks Chinese (the installed command, in a fresh process)."""
+def test_a_fresh_process_reads_tinyagent_lang(tmp_path):
+    """With TINYAGENT_LANG=zh and no --lang, a course command started as a fresh
+    process plays the Chinese dialog and speaks Chinese: the package reads the
+    variable when it loads (the installed command, ratios: the cheapest to run)."""
     root = str(Path(tinyagent.__file__).parents[1])  # this checkout's package
     env = {**os.environ, "TINYAGENT_LANG": "zh", "TINYAGENT_OFFLINE": "1",
            "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
     env.pop("TINYAGENT_API_KEY", None)
-    done = subprocess.run([sys.executable, "-m", f"tinyagent.course.{module}", *argv],
+    done = subprocess.run([sys.executable, "-m", "tinyagent.course.ratios"],
                           capture_output=True, text=True, env=env, timeout=120,
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("使用离线的") and "摘要" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("module, argv", [
+    ("evaluation", ["12"]), ("longrun", ["--turns", "24"])])
+def test_a_course_command_follows_the_setting(module, argv, tmp_path, monkeypatch,
+                                              capsys):
+    """Under the setting TINYAGENT_LANG=zh gives a process (here set in this one)
+    and no --lang, the other course commands play the Chinese dialog and speak
+    Chinese too: main(argv), in this process."""
+    monkeypatch.chdir(tmp_path)  # no .env of the checkout's
+    command = importlib.import_module(f"tinyagent.course.{module}")
+    with speaking("zh"):
+        status = command.main(argv)
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.startswith("使用离线的") and "摘要" in out, out

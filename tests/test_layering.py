@@ -3,6 +3,7 @@ module may grow. Imports are read with `ast`, so an import inside a function cou
 as much as one at the top of a file."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -24,11 +25,21 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(path: Path, source: str | None = None) -> set[str]:
+def imports(path: Path, source: str | None = None) -> frozenset[str]:
     """The tinyagent modules `path` (or `source`, as if it were that file) imports,
     relative imports resolved: every import statement, at the top, inside a
     function or under `if TYPE_CHECKING`."""
-    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
+    return file_imports(path) if source is None else imports_in(path, source)
+
+
+@functools.cache
+def file_imports(path: Path) -> frozenset[str]:
+    """A file's imports as it stands: parsed once, for every test that reads it."""
+    return imports_in(path, path.read_text(encoding="utf-8"))
+
+
+def imports_in(path: Path, source: str) -> frozenset[str]:
+    tree = ast.parse(source)
     package = module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
@@ -42,7 +53,7 @@ def imports(path: Path, source: str | None = None) -> set[str]:
             found.add(module)
             # `from . import x` and `from .pkg import mod` may name modules too
             found.update(f"{module}.{alias.name}" for alias in node.names)
-    return {name for name in found if name.split(".")[0] == "tinyagent"}
+    return frozenset(name for name in found if name.split(".")[0] == "tinyagent")
 
 
 def packages_of(module: str) -> list[str]:

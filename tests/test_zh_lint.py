@@ -172,7 +172,7 @@ COMMANDS = {
     "tinyagent bench": None,  # its own test (test_errors_zh.py) runs it small
     "python -m tinyagent.course.ratios": ["-m", "ratios"],
     "python -m tinyagent.course.evaluation": ["-m", "evaluation", "20"],
-    "python -m tinyagent.course.longrun": ["-m", "longrun", "--turns", "40"],
+    "python -m tinyagent.course.longrun": ["-m", "longrun", "--turns", "24"],
 }
 CHAT = ["订单 88231 到哪了？", "它啥时候到", "我要退款，扫地机回不了充",
         "请只用微信联系我", "它和 S20 Max 比哪个好？", "/memory", "/help"]
