@@ -1,5 +1,6 @@
 """`tinyagent grade` (the memory test kit in a terminal) and the chat's `/undo`."""
 
+import functools
 import io
 
 import pytest
@@ -7,10 +8,20 @@ import pytest
 from tinyagent.course.cli import main
 from tinyagent.storage import SqliteStore
 
-pytest.importorskip("agents")
+
+@pytest.fixture
+def kit(monkeypatch):
+    """The kit, or a skip saying how to install the SDK (imported here, not at the
+    top, so that a test worker running no grade never imports the SDK). It grades
+    the English run only: the row and the exit status need no second language."""
+    pytest.importorskip("agents", reason="the OpenAI Agents SDK is not installed: "
+                        "pip install openai-agents (it is in the test extra)")
+    from tinyagent.course import memory_kit
+    english = functools.partial(memory_kit.grade, langs=("en",))
+    monkeypatch.setattr(memory_kit, "grade", english)
 
 
-def test_grade_prints_one_row_a_session_and_fails_on_a_broken_rule(capsys):
+def test_grade_prints_one_row_a_session_and_fails_on_a_broken_rule(kit, capsys):
     """The limited SQLiteSession's history starts with a call's output whose call
     was cut: the kit names the rule, and the exit status is 1."""
     status = main(["grade", "--memory", "sqlite", "--limit", "12", "--turns", "20"])
@@ -20,7 +31,7 @@ def test_grade_prints_one_row_a_session_and_fails_on_a_broken_rule(capsys):
     assert "✗ tool pairs" in rows[0]
 
 
-def test_grade_refuses_a_dialog_too_short_for_the_facts():
+def test_grade_refuses_a_dialog_too_short_for_the_facts(kit):
     """--turns below 20 is refused with the reason (no fact would be planted)."""
     with pytest.raises(SystemExit, match="at least|>= 20"):
         main(["grade", "--turns", "10"])

@@ -148,9 +148,9 @@ def test_a_lock_held_at_start_up_is_waited_for_then_a_clear_error(tmp_path):
     SqliteStore(path).close()
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN EXCLUSIVE")
-    with pytest.raises(StoreError, match=r"more than 0\.2 s; try again"):
-        SqliteStore(path, lock_wait=0.2)
-    threading.Timer(0.2, holder.execute, ["COMMIT"]).start()
+    with pytest.raises(StoreError, match=r"more than 0\.1 s; try again"):
+        SqliteStore(path, lock_wait=0.1)
+    threading.Timer(0.1, holder.execute, ["COMMIT"]).start()
     with SqliteStore(path, lock_wait=5) as store:
         assert store.sessions() == []
     holder.close()

@@ -18,13 +18,15 @@ import argparse
 import importlib
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..lang import say
 from .catalogue import STRATEGIES
-from .memory_kit import RULES, Grade, grade
 from .names import LANG_NAMES, strategy_title, typed_with_title
 from .table import Table
+
+if TYPE_CHECKING:  # the kit imports the Agents SDK (a second or two): only on use
+    from .memory_kit import Grade
 
 # Whose summaries follow the dialog's language ("auto"); structured: the package's.
 AUTO = {"summary", "hybrid", "compact"}
@@ -33,6 +35,8 @@ KIT_NAMES = [name for name in STRATEGIES if name != "none"]
 
 def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
     """One row a session: recall in each language, peak, bill under each rule."""
+    from .memory_kit import RULES
+
     langs = list(grades[0].recall) if grades else ["en"]
     header = [say("session", "会话", lang)]
     for code in langs:
@@ -125,6 +129,8 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str | None = None) -> N
 
 def run(args: argparse.Namespace) -> int:
     from agents import SessionSettings, SQLiteSession
+
+    from .memory_kit import grade
 
     if args.turns < 20:
         raise SystemExit(say("--turns must be >= 20: the customer's facts are "
