@@ -95,10 +95,13 @@ def start_new_kernel(startup_timeout: float = 60, kernel_name: str = "python",
     client = manager.client()
     client.start_channels()
     deadline = time.monotonic() + float(startup_timeout)
+    waited = 0
     while True:  # as jupyter_client waits: a reply, then IOPub shown to be connected
-        client.kernel_info()
+        if waited % 10 == 0:  # asked again each second; alive? every tenth of one
+            client.kernel_info()
+        waited += 1
         try:
-            if client.get_shell_msg(timeout=1)["msg_type"] == "kernel_info_reply":
+            if client.get_shell_msg(timeout=0.1)["msg_type"] == "kernel_info_reply":
                 client.get_iopub_msg(timeout=0.2)
                 return manager, client
         except queue.Empty:
