@@ -1,6 +1,6 @@
 """tinyagent's memories as OpenAI Agents SDK sessions (notebook 10): the item mapping,
 the Session protocol's four methods over a memory, a store behind it, and the SDK's
-own Runner playing the 50-turn planted dialog offline with no network."""
+own Runner playing the 20-turn planted dialog offline with no network."""
 
 import asyncio
 import json
@@ -146,7 +146,9 @@ def test_random_adds_and_pop_items_leave_no_orphan(ops):
         assert calls == outputs
 
 
-# -- the SDK's Runner over the bridge: one 50-turn run per memory, shared
+# -- the SDK's Runner over the bridge: one run per memory, shared. 20 turns: the
+# shortest planted dialog that plants the customer's own words, and long enough for
+# the summary and compact memories to compress (checked below)
 MEMORIES = {"in-memory": lambda llm: InMemoryChatMemory(),
             "summary": lambda llm: SummaryChatMemory(llm),
             "compact": lambda llm: CompactChatMemory(llm)}
@@ -156,13 +158,13 @@ async def play(make):
     llm = RecordingClient()
     memory = make(llm)
     agent = bitmall_agent(llm, "en", client=recording_async_client(llm))
-    session, dialog, turns = MemorySession(memory), planted_dialog(50), []
+    session, dialog, turns = MemorySession(memory), planted_dialog(20), []
     for text in dialog.turns:
         before, sent = memory.messages(), len(llm.runs[-1])
         result = await Runner.run(agent, text, session=session, run_config=RUN_CONFIG)
         first = next(body for body, _ in llm.runs[-1][sent:] if "tools" in body)
         turns.append((before, first["messages"], str(result.final_output)))
-    return dialog, turns
+    return dialog, turns, getattr(memory, "compression_count", None)
 
 
 @pytest.fixture(scope="module")
@@ -172,9 +174,11 @@ def runs():
 
 @pytest.mark.parametrize("name", MEMORIES)
 def test_the_sdk_runner_recalls_every_planted_id_and_fact(runs, name):
-    """The 50-turn planted dialog through Runner.run(..., session=MemorySession):
-    every id and every fact of the customer's is answered back, offline."""
-    dialog, turns = runs[name]
+    """The planted dialog through Runner.run(..., session=MemorySession): every id
+    and every fact of the customer's is answered back, offline, by a summary or
+    compact memory after it has compressed too."""
+    dialog, turns, compressions = runs[name]
+    assert compressions is None or compressions > 0
     for probe in (*dialog.probes, *dialog.fact_probes):
         assert probe.expected in turns[probe.turn - 1][2], probe
 
@@ -185,7 +189,7 @@ def test_each_request_holds_the_memory_s_messages_and_nothing_else(runs, name):
     messages as they were before the run, and the new user message: no more."""
     def same(message):
         return {**message, "content": message.get("content") or ""}
-    dialog, turns = runs[name]
+    dialog, turns, _ = runs[name]
     for (before, sent, _), text in zip(turns, dialog.turns, strict=True):
         assert sent[0]["role"] == "system" and sent[-1] == {"role": "user",
                                                             "content": text}
