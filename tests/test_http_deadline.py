@@ -88,8 +88,8 @@ TRICKLED_HEADERS = (b"HTTP/1.1 200 OK\r\nx-slow: " + b"a" * 200 + b"\r\n", 0.05)
 def test_headers_that_trickle_end_at_the_attempts_deadline(raw_server):
     """The first reply is whole; the second sends its status line, then a header a
     byte every 0.05 s for 10 s. Each read is quick, so no read timeout fires: the
-    attempt's deadline (0.5 s) ends it, on a reused connection, as a timeout."""
-    llm = LlmClient(api_key="k", base_url=raw_server.url, model="m", timeout=0.5,
+    attempt's deadline (0.25 s) ends it, on a reused connection, as a timeout."""
+    llm = LlmClient(api_key="k", base_url=raw_server.url, model="m", timeout=0.25,
                     max_retries=0)
     assert llm.chat(HELLO).content == "hi"  # the connection is now open and reused
     started = time.monotonic()
@@ -100,10 +100,10 @@ def test_headers_that_trickle_end_at_the_attempts_deadline(raw_server):
 
 @pytest.mark.parametrize("raw_server", [[TRICKLED_HEADERS]], indirect=True)
 def test_each_retry_gets_its_own_deadline(raw_server):
-    """One retry after the first attempt: two deadlines of 0.3 s (and the SDK's
+    """One retry after the first attempt: two deadlines of 0.2 s (and the SDK's
     back-off between them), never one without end, and as many attempts as the
     banner counted."""
-    llm = LlmClient(api_key="k", base_url=raw_server.url, model="m", timeout=0.3,
+    llm = LlmClient(api_key="k", base_url=raw_server.url, model="m", timeout=0.2,
                     max_retries=1)
     started = time.monotonic()
     with pytest.raises(LlmError, match="timed out"):

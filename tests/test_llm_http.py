@@ -186,13 +186,13 @@ def test_a_slow_server_times_out_promptly_and_honestly(fake_server):
     """A reply slower than the timeout ends in an LlmError that gives the timeout,
     the attempts and the total wait, all of them true; nobody waits for the reply."""
     started = time.monotonic()
-    with pytest.raises(LlmError, match=r"timed out after 0.2s .*2 attempts") as info:
-        answer(fake_server, Reply(completion(), delay=10), timeout=0.2, max_retries=1)
+    with pytest.raises(LlmError, match=r"timed out after 0.1s .*2 attempts") as info:
+        answer(fake_server, Reply(completion(), delay=10), timeout=0.1, max_retries=1)
     elapsed = time.monotonic() - started
     reported = float(re.search(r"([\d.]+)s in all", str(info.value))[1])
     assert elapsed < 5 and len(fake_server.requests) == 2
     assert abs(reported - elapsed) < 0.5
-    assert client(fake_server, timeout=0.2, max_retries=1).max_wait >= 0.4
+    assert client(fake_server, timeout=0.1, max_retries=1).max_wait >= 0.2
 
 
 def test_a_key_inside_the_url_is_masked_everywhere(fake_server):
@@ -210,15 +210,15 @@ def test_a_key_inside_the_url_is_masked_everywhere(fake_server):
 
 
 def test_a_slow_trickle_is_cut_at_the_timeout_of_the_attempt(fake_server):
-    """Headers, then a byte every 0.2 s: the timeout (0.5 s) bounds the whole
+    """Headers, then a byte every 0.1 s: the timeout (0.3 s) bounds the whole
     attempt, not each read, so the call ends within max_wait, as the banner says.
     One attempt: what a retry adds to the wait is the slow-server test's rule."""
-    llm = client(fake_server, timeout=0.5, max_retries=0)
+    llm = client(fake_server, timeout=0.3, max_retries=0)
     fake_server.script = [Reply(completion("warm")),  # the SDK's first call is slow
-                          Reply(completion("a slow answer"), trickle=0.2)]
+                          Reply(completion("a slow answer"), trickle=0.1)]
     llm.chat(HELLO)
     started = time.monotonic()
-    with pytest.raises(LlmError, match="timed out after 0.5s"):
+    with pytest.raises(LlmError, match="timed out after 0.3s"):
         llm.chat(HELLO)
     assert time.monotonic() - started <= llm.max_wait + 0.25
 

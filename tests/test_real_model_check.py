@@ -37,7 +37,8 @@ HOW = ("the real model server is not installed or TINYAGENT_REAL_MODEL is not 1:
 
 def serve(handler):
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # polled every 0.02 s: shutdown() waits for the loop to look (0.5 s by default)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/v1"
 
 

@@ -83,9 +83,9 @@ class ChatMessage:
     _tokens: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # Accept "user" as well as Role.USER; keep tool_calls a tuple (immutable).
-        object.__setattr__(self, "role", Role(self.role))
-        object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+        if type(self.role) is not Role:  # accept "user" too (Role() only when needed)
+            object.__setattr__(self, "role", Role(self.role))
+        object.__setattr__(self, "tool_calls", tuple(self.tool_calls))  # immutable
         if not isinstance(self.content, str):
             raise TypeError(f"content must be a str, got {type(self.content).__name__}")
         bad = next((c for c in self.tool_calls if not isinstance(c, ToolCall)), None)

@@ -17,6 +17,7 @@ next one" and "another pair" stay two lines, the safe side).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from . import intents
 from .cues import AMOUNT, LIMIT, PROMISE, STRONG, WEAK, words
@@ -189,6 +190,12 @@ def statements(text: str, role: str = "user", order: str | None = None
                ) -> list[Statement]:
     """What a message states (role "user") or promises (role "assistant"), in
     order; `order` is the order a reason is about when the message names none."""
+    return list(_statements(text, role, order))
+
+
+@lru_cache(maxsize=4096)  # the history's lines are read again at every call (bounded:
+# soak.py); a Statement is immutable, so the same ones can be handed out again
+def _statements(text: str, role: str, order: str | None) -> tuple[Statement, ...]:
     found: list[Statement] = []
     refund = role == "user" and REFUND.search(text) is not None
     order = (intents.ORDER_ID.findall(text) or [order])[0]
@@ -209,7 +216,7 @@ def statements(text: str, role: str = "user", order: str | None = None
             found = [s for s in found if (s.topic, s.subject) != (new.topic,
                                                                    new.subject)]
             found.append(new)
-    return found
+    return tuple(found)
 
 
 def refund_reason(text: str, order: str | None = None) -> str:

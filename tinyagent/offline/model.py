@@ -140,12 +140,13 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
     reply = reply_for(mode, messages, tools)
 
     # Ids come from hashes of the request: unique per conversation, same every run.
-    history = json.dumps(messages, sort_keys=True, ensure_ascii=False)
     calls = []
-    for name, arguments in reply.calls:
-        args = json.dumps(arguments, ensure_ascii=False)
-        calls.append(ToolCall(f"call_{digest(history + name + args, 8)}", name,
-                              arguments))
+    if reply.calls:  # the history is serialized only when an id needs it
+        history = json.dumps(messages, sort_keys=True, ensure_ascii=False)
+        for name, arguments in reply.calls:
+            args = json.dumps(arguments, ensure_ascii=False)
+            calls.append(ToolCall(f"call_{digest(history + name + args, 8)}", name,
+                                  arguments))
     message: dict[str, Any] = {"role": "assistant", "content": reply.content}
     if calls:
         message["tool_calls"] = [call.to_dict() for call in calls]
