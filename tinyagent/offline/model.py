@@ -23,7 +23,7 @@ from . import clerk
 from .clerk import Reply
 from .conversation import Conversation
 from .fork import summary_request
-from .reading import prompt_tokens
+from .reading import message_key, prompt_tokens
 from .replies import say
 from .summarize import is_summary_request, summarize
 
@@ -153,7 +153,10 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
 
     prompt = prompt_tokens(messages) + count_tools_tokens(tools)
     completion = count_message_tokens(ChatMessage.assistant(reply.content, calls))
-    canonical = json.dumps(request, sort_keys=True, ensure_ascii=False)
+    # The id needs only to differ between conversations: the messages as parsing
+    # reads them (no JSON written out again on every call).
+    canonical = repr((model, [message_key(m) or json.dumps(m, sort_keys=True)
+                              for m in messages]))
     return {
         "id": f"chatcmpl-offline-{digest(canonical, 12)}",
         "object": "chat.completion",
