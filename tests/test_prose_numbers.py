@@ -210,7 +210,7 @@ README_ELSEWHERE = {
     "That core (memory/": "the core's size: tests/test_core_size.py",
     "这部分核心": "the core's size: tests/test_core_size.py",
     "| minutes | what |": "a workshop's plan, in minutes of the session",
-    "| 时间（分钟） |": "a workshop's plan, in minutes of the session",
+    "| 分钟 | 内容 |": "a workshop's plan, in minutes of the session",
     "**The real-model check.**": "a real model's run on one machine, with its load",
     "**真实模型检查。**": "a real model's run on one machine, with its load",
     "Learners put the printed": "the room of the instructor notes (30 learners)",
@@ -232,15 +232,16 @@ README_ELSEWHERE = {
 # long a command ran, what it fetches, the page a check sets up; a Python version; a
 # year (of a citation); a count up to 12 (turns, compressions, probes: structure
 # whose drift the notebook showing it catches).
-NOT_FIGURES = re.compile(r"^\s*(?:s|ms|min|minutes?|seconds?|hours?|MB|KB|GB|px|"
-                         r"秒|分钟|小时|-minute)\b|^-minute")
+NOT_FIGURES = re.compile(r"^\s*(?:(?:s|ms|min|minutes?|seconds?|hours?|MB|KB|GB|px|"
+                         r"-minute)\b|秒|分钟|小时)|^-minute")  # no \b after Chinese
 
 
 def not_a_figure(claim: Claim, after: str, before: str) -> bool:
     value = claim.text.replace(",", "")
-    return bool(NOT_FIGURES.match(after)) or before.endswith("Python ") or bool(
-        re.fullmatch(r"(?:19|20)\d\d", value)) or (value.isdigit() and
-                                                  int(value) <= 12)
+    version = "." in value and re.search(r"`[a-z][\w-]*` $", before)  # `pkg` 0.24
+    year = re.fullmatch(r"(?:19|20)\d\d", value)
+    return bool(NOT_FIGURES.match(after) or before.endswith("Python ") or version
+                or year) or (value.isdigit() and int(value) <= 12)
 
 
 def paragraphs(text: str) -> list[str]:
@@ -282,18 +283,25 @@ def timings_table(text: str) -> str:
 
 
 @cache  # a block's paragraphs share their outputs: their numbers are read once
-def readme_numbers(outputs: str, with_ratios: bool = False) -> frozenset:
+def readme_numbers(outputs: str) -> frozenset:
     """What holds a README figure: the numbers of the outputs it is checked against
-    and the constants (`with_ratios`: and the percentages they make of each other,
-    read only for a figure that no number holds itself)."""
-    numbers = printed(outputs) | constants()
-    return numbers | ratios(numbers) if with_ratios else numbers
+    and the constants."""
+    return printed(outputs) | constants()
+
+
+def paragraph_ratios(paragraph: str, numbers: frozenset) -> frozenset:
+    """The percentages that the paragraph's own printed numbers make of each other
+    ("14 % (424 / 2,942)"): a ratio holds a figure only when the paragraph shows
+    what it is computed from, not any two of a printout's numbers (those make
+    almost every percentage)."""
+    return ratios(printed(paragraph) & numbers)
 
 
 @pytest.mark.parametrize("name", ["README.md", "README.zh-CN.md"])
 def test_every_figure_in_the_readme_is_printed_by_its_command(name):
     """Each number in a README paragraph under a command is in that command's
-    (recorded) output, or a percentage of two numbers in it; a paragraph under none
+    (recorded) output, or a percentage of two of them that the paragraph shows; a
+    paragraph under none
     holds only constants, or says in README_ELSEWHERE which test keeps it."""
     full = (ROOT / name).read_text(encoding="utf-8")
     text = timings_table(full)
@@ -308,7 +316,8 @@ def test_every_figure_in_the_readme_is_printed_by_its_command(name):
             if not_a_figure(claim, after, before) or holds(claim,
                                                            readme_numbers(outputs)):
                 continue
-            numbers = readme_numbers(outputs, with_ratios=True)
+            numbers = readme_numbers(outputs)
+            numbers = numbers | paragraph_ratios(paragraph, numbers)
             if holds(claim, numbers):
                 continue
             line = full[:full.index(claim.line)].count("\n") + 1 \
