@@ -35,7 +35,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
 README = ROOT / "README.zh-CN.md"
 TEXTS = [*NOTEBOOKS, README, GLOSSARY]
 HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-HALF_WIDTH = re.compile(rf"[{HAN}][,:;?!]")
+HALF_WIDTH = re.compile(rf"[{HAN}）」』》][,:;?!]")  # after a full-width bracket too
 BANNED = banned_words(GLOSSARY.read_text(encoding="utf-8"))
 # What the learner types stays as typed: commands, memory names, actions.
 TYPED = typed_words(build_parser("zh"))

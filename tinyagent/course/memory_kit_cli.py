@@ -56,7 +56,8 @@ def kit_table(grades: Sequence[Grade], lang: str | None = None) -> Table:
                 else say("no", "否", lang),
                 *[f"{g.billed[r]:,.0f}" for r in RULES],
                 say("ok", "通过", lang) if g.passed else
-                "✗ " + "; ".join(problem_text(p, lang) for p in g.problems)]
+                "✗ " + say("; ", "；", lang).join(problem_text(p, lang)
+                                                 for p in g.problems)]
         rows.append(row)
     first = LANG_NAMES[langs[0]].say(lang) if langs[0] in LANG_NAMES else langs[0]
     return Table(say(f"The memory test kit: the planted dialog with an injected "
