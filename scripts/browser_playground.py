@@ -249,8 +249,10 @@ def exercise_typing(page: Any, out: Path, check: Check, where: str,
     check(f"{where}: a 300-character word wraps inside the notebook",
           figures["widest"] <= 1, f"{figures['widest']:.0f} px past the edge")
     pg.screenshot(path=out / f"{tag}_long_word.png")
-    for control, key in (("select", "ArrowDown"), ("select", "ArrowUp"),
-                         (".noUi-handle", "ArrowLeft"), (".noUi-handle", "ArrowUp")):
+    # The menu's keys last: each swaps the strategy, and its sliders are drawn anew
+    # after the kernel is idle; a handle focused just before that loses the focus.
+    for control, key in ((".noUi-handle", "ArrowLeft"), (".noUi-handle", "ArrowUp"),
+                         ("select", "ArrowDown"), ("select", "ArrowUp")):
         pg.locator(control).first.focus()
         try:  # the control has the focus before the key is pressed
             wait(page, "([out, css]) => out.querySelector(css) === "
