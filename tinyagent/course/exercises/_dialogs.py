@@ -34,12 +34,14 @@ def turn(n: int, tools: bool, order: str | None = None) -> list[ChatMessage]:
 
 @lru_cache(maxsize=4096)  # immutable messages: a new list of them is a fresh dialog
 def _said(n: int, order: str, lang: str) -> tuple[ChatMessage, ...]:
-    """Turn n's question, answer and tool result, in the report's language."""
-    status, carrier = say("delivered", "已签收"), say("SF Express", "顺丰速运")
+    """Turn n's question, answer and tool result, in `lang` (the cache's key, so
+    read from it, never from the setting)."""
+    status = say("delivered", "已签收", lang)
+    carrier = say("SF Express", "顺丰速运", lang)
     return (ChatMessage.user(say(f"Question {n}: where is my order {order}?",
-                                 f"问题 {n}：我的订单 {order} 到哪了？")),
+                                 f"问题 {n}：我的订单 {order} 到哪了？", lang)),
             ChatMessage.assistant(say(f"Answer {n}: order {order} was delivered.",
-                                      f"回答 {n}：订单 {order} 已签收。")),
+                                      f"回答 {n}：订单 {order} 已签收。", lang)),
             ChatMessage.tool(f"call_{n}", f'{{"order_id": "{order}", "status": '
                              f'"{status}", "carrier": "{carrier}"}}'))
 
